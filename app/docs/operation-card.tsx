@@ -1,0 +1,74 @@
+export interface OperationView {
+  method: string;
+  path: string;
+  operationId: string;
+  tags: string[];
+  summary: string;
+  description?: string;
+  security: unknown[];
+  parameters: { name: string; in: string; required: boolean; description?: string; schema: unknown }[];
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+}
+
+function SchemaBlock({ label, schema }: { label: string; schema: unknown }) {
+  return (
+    <details>
+      <summary>{label}</summary>
+      <pre>
+        <code>{JSON.stringify(schema, null, 2)}</code>
+      </pre>
+    </details>
+  );
+}
+
+export function OperationCard({ operation }: { operation: OperationView }) {
+  const success = Object.entries(operation.responses).find(([status]) => status.startsWith("2"));
+  const errors = Object.entries(operation.responses).filter(([status]) => !status.startsWith("2"));
+  return (
+    <article className="card operation" id={operation.operationId}>
+      <h3>
+        <span className={`method method-${operation.method}`}>{operation.method.toUpperCase()}</span>
+        <code>{operation.path}</code>
+        <span>{operation.summary}</span>
+      </h3>
+      {operation.description ? <p>{operation.description}</p> : null}
+      <p className="muted">{operation.security.length ? "Requires `Authorization: Bearer <API key>`." : "Public: no key needed."}</p>
+      {operation.parameters.length ? (
+        <table>
+          <thead>
+            <tr>
+              <th>Parameter</th>
+              <th>In</th>
+              <th>Required</th>
+              <th>Description</th>
+            </tr>
+          </thead>
+          <tbody>
+            {operation.parameters.map((parameter) => (
+              <tr key={`${parameter.in}-${parameter.name}`}>
+                <td>
+                  <code>{parameter.name}</code>
+                </td>
+                <td>{parameter.in}</td>
+                <td>{parameter.required ? "yes" : "no"}</td>
+                <td>{parameter.description ?? ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {operation.requestBody ? <SchemaBlock label="Request body" schema={operation.requestBody.content["application/json"]?.schema} /> : null}
+      {success ? <SchemaBlock label={`Response ${success[0]}`} schema={success[1].content?.["application/json"]?.schema} /> : null}
+      {errors.length ? (
+        <ul>
+          {errors.map(([status, response]) => (
+            <li key={status}>
+              <strong>{status}</strong> {response.description}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,17 @@
+import { route } from "@/lib/api/route";
+import { getWorkspace } from "@/lib/auth/workspaces";
+import { ApiError } from "@/lib/api/errors";
+import { getWorkspaceContract } from "@/lib/contracts/workspace";
+
+// GET /v1/workspace — who the API key belongs to.
+export const GET = route(getWorkspaceContract, async ({ auth }) => {
+  const workspace = await getWorkspace({ workspaceId: auth.workspace.id });
+  if (!workspace) throw new ApiError("unauthorized", "Invalid or revoked API key.");
+  return {
+    success: true as const,
+    data: {
+      workspace: { id: workspace.id, name: workspace.name, createdAt: workspace.createdAt.toISOString() },
+      apiKey: { id: auth.apiKeyId, mode: auth.mode },
+    },
+  };
+});

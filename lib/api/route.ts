@@ -1,0 +1,72 @@
+import type { z } from "zod";
+import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
+import type { Contract, ContractInput, ContractOutput } from "@/lib/contracts/contract";
+import { authenticateRequest } from "./authenticate";
+import { ApiError, errorResponse, validationError } from "./errors";
+
+/** Largest JSON body a `/v1` operation accepts. Ingest has its own, larger limit. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+interface HandlerContext<C extends Contract> extends ContractInput<C> {
+  request: Request;
+  /** The API key's workspace; present exactly when the contract's `auth` is `apiKey`. */
+  auth: C["auth"] extends "apiKey" ? ApiKeyPrincipal : null;
+}
+
+type Handler<C extends Contract> = (context: HandlerContext<C>) => Promise<ContractOutput<C> | Response>;
+type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error, where);
+  return result.data;
+}
+
+/** Reads a JSON body without ever holding more than `MAX_JSON_BODY_BYTES`. An empty body reads as `undefined`. */
+async function readJsonBody(request: Request): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_JSON_BODY_BYTES) throw new ApiError("payload_too_large", `Request body exceeds ${MAX_JSON_BODY_BYTES} bytes.`);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    for await (const chunk of request.body) {
+      size += chunk.byteLength;
+      if (size > MAX_JSON_BODY_BYTES) throw new ApiError("payload_too_large", `Request body exceeds ${MAX_JSON_BODY_BYTES} bytes.`);
+      chunks.push(chunk);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") return undefined;
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(type)) {
+    throw new ApiError("unsupported_media_type", "Send the request body as JSON with `Content-Type: application/json`.");
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError("validation_error", "Request body is not valid JSON.", { details: [{ path: "", message: "Malformed JSON." }] });
+  }
+}
+
+/**
+ * Builds a Next.js route handler from a contract: authenticate, parse params/query/body with the contract's
+ * schemas, call the handler, answer with the contract's success status. Every thrown error becomes the one
+ * documented error body (see `errorResponse`). Handlers throw; they never build error responses themselves.
+ */
+export function route<C extends Contract>(contract: C, handler: Handler<C>) {
+  return async function handle(request: Request, context: NextRouteContext): Promise<Response> {
+    try {
+      const auth = contract.auth === "apiKey" ? await authenticateRequest(request) : null;
+      const params = contract.params ? parseWith(contract.params, await context.params, "path parameters") : undefined;
+      const query = contract.query
+        ? parseWith(contract.query, Object.fromEntries(new URL(request.url).searchParams), "query parameters")
+        : undefined;
+      const body = contract.body ? parseWith(contract.body, await readJsonBody(request), "request body") : undefined;
+      const result = await handler({ request, auth, params, query, body } as HandlerContext<C>);
+      if (result instanceof Response) return result;
+      return Response.json(result, { status: contract.successStatus ?? 200 });
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}

@@ -1,0 +1,87 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { db, type DbClient } from "@/lib/db/client";
+import type { ApiKeyMode } from "@/lib/db/generated/enums";
+import { createId, randomBase62 } from "@/lib/ids";
+
+export const API_KEY_PATTERN = /^sbx_(live|test)_[0-9A-Za-z]{32,64}$/;
+// 40 base62 characters carry 238 random bits (the floor is 192).
+const SECRET_LENGTH = 40;
+// `lastUsedAt` is written at most this often per key, so a busy key does not write on every request.
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+/** A fresh secret: the full key (shown once), its hash (stored) and a display prefix (stored, shown in lists). */
+export function generateApiKey(mode: ApiKeyMode): { key: string; hashedKey: string; start: string } {
+  const key = `sbx_${mode}_${randomBase62(SECRET_LENGTH)}`;
+  return { key, hashedKey: hashApiKey(key), start: key.slice(0, `sbx_${mode}_`.length + 4) };
+}
+
+interface CreateApiKeyOptions {
+  workspaceId: string;
+  name: string;
+  mode: ApiKeyMode;
+  createdByUserId?: string;
+  /** Run inside a caller's transaction. */
+  client?: DbClient;
+}
+
+/** Creates a key and returns the full secret, which is never retrievable again. */
+export async function createApiKey(options: CreateApiKeyOptions) {
+  const { key, hashedKey, start } = generateApiKey(options.mode);
+  const record = await (options.client ?? db()).apiKey.create({
+    data: {
+      id: createId("key"),
+      workspaceId: options.workspaceId,
+      name: options.name,
+      mode: options.mode,
+      hashedKey,
+      start,
+      createdByUserId: options.createdByUserId,
+    },
+    omit: { hashedKey: true },
+  });
+  return { key, apiKey: record };
+}
+
+export async function revokeApiKey(options: { workspaceId: string; apiKeyId: string }): Promise<boolean> {
+  const { count } = await db().apiKey.updateMany({
+    where: { id: options.apiKeyId, workspaceId: options.workspaceId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count === 1;
+}
+
+export interface ApiKeyPrincipal {
+  apiKeyId: string;
+  mode: ApiKeyMode;
+  workspace: { id: string; name: string };
+}
+
+/**
+ * Resolves a presented key to its workspace, or null when it is malformed, unknown or revoked.
+ * The lookup goes through the unique hash index; the final comparison is constant-time.
+ */
+export async function verifyApiKey(presented: string): Promise<ApiKeyPrincipal | null> {
+  if (!API_KEY_PATTERN.test(presented)) return null;
+  const hashedKey = hashApiKey(presented);
+  const record = await db().apiKey.findUnique({
+    where: { hashedKey },
+    select: { id: true, hashedKey: true, mode: true, revokedAt: true, lastUsedAt: true, workspace: { select: { id: true, name: true } } },
+  });
+  if (!record || record.revokedAt) return null;
+  if (!timingSafeEqual(Buffer.from(record.hashedKey), Buffer.from(hashedKey))) return null;
+  touchLastUsed(record.id, record.lastUsedAt);
+  return { apiKeyId: record.id, mode: record.mode, workspace: record.workspace };
+}
+
+function touchLastUsed(apiKeyId: string, lastUsedAt: Date | null): void {
+  const threshold = new Date(Date.now() - LAST_USED_WRITE_INTERVAL_MS);
+  if (lastUsedAt && lastUsedAt > threshold) return;
+  // Bookkeeping only: the request must not wait for it or fail because of it.
+  void db()
+    .apiKey.updateMany({ where: { id: apiKeyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: threshold } }] }, data: { lastUsedAt: new Date() } })
+    .catch((error: unknown) => console.warn("Could not record API key use:", error instanceof Error ? error.message : error));
+}

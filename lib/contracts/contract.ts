@@ -1,0 +1,70 @@
+import { z } from "zod";
+import type { ErrorCode } from "./errors";
+
+/** The tags of the public API, in the order the OpenAPI document lists them. */
+export const API_TAGS = [
+  { name: "People email", description: "Find a person's work email address." },
+  { name: "People enrich", description: "Profiles of people from an email address or a profile URL." },
+  { name: "People mobile", description: "Phone numbers of people." },
+  { name: "People search", description: "People at a company, by title, seniority and department." },
+  { name: "Companies discover", description: "Companies like a given one, or matching filters." },
+  { name: "Companies enrich", description: "Company profiles, domain emails and intelligence signals." },
+  { name: "Companies search", description: "Companies by name or keywords." },
+  { name: "Media", description: "Public details of online videos." },
+  { name: "Webhooks", description: "Webhook endpoints, ingest, deliveries and acknowledgement." },
+  { name: "Workspace", description: "The workspace an API key belongs to." },
+  { name: "System", description: "Service description and health." },
+] as const;
+
+export type ApiTag = (typeof API_TAGS)[number]["name"];
+export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+/**
+ * One API operation: everything the route handler, the typed client and the OpenAPI document need.
+ * `path` uses OpenAPI's `{param}` form; the matching route file lives at the same path under `app/`.
+ */
+export interface Contract {
+  operationId: string;
+  method: HttpMethod;
+  path: string;
+  tag: ApiTag;
+  summary: string;
+  description?: string;
+  /** `apiKey`: `Authorization: Bearer <key>` is required. `none`: public. */
+  auth: "apiKey" | "none";
+  params?: ObjectSchema;
+  query?: ObjectSchema;
+  body?: z.ZodType;
+  /** Body of the success response. */
+  response: z.ZodType;
+  successStatus?: 200 | 201;
+  /** Error codes this operation can answer with besides `internal`; documented in OpenAPI. */
+  errors: readonly ErrorCode[];
+}
+
+export function defineContract<const C extends Contract>(contract: C): C {
+  return contract;
+}
+
+type InputOf<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a handler receives after the wrapper has parsed the request. */
+export interface ContractInput<C extends Contract> {
+  params: InputOf<C["params"]>;
+  query: InputOf<C["query"]>;
+  body: InputOf<C["body"]>;
+}
+
+/** What a caller passes to the typed client. */
+export type ClientInput<C extends Contract> = {
+  [K in "params" | "query" | "body" as C[K] extends z.ZodType ? K : never]: C[K] extends z.ZodType ? z.input<C[K]> : never;
+};
+
+export type ContractOutput<C extends Contract> = z.output<C["response"]>;
+
+/** The success envelope of spec §2.1 around a `data` schema. */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), data });
+}

@@ -1,0 +1,40 @@
+import { z } from "zod";
+
+/** Every error code the API answers with, and its HTTP status (DESIGN §3). */
+export const ERROR_STATUS = {
+  validation_error: 400,
+  unauthorized: 401,
+  payment_required: 402,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  upstream_unavailable: 502,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+export const errorDetailSchema = z.object({
+  path: z.string().meta({ description: "Dotted path of the offending field, e.g. `limit` or `ids.3`; empty for the whole input." }),
+  message: z.string(),
+});
+
+export const errorBodySchema = z
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: errorCodeSchema,
+      message: z.string(),
+      details: z.array(errorDetailSchema).optional(),
+    }),
+  })
+  .meta({ id: "Error" });
+
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+export type ErrorDetail = z.infer<typeof errorDetailSchema>;

