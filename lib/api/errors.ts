@@ -37,10 +37,22 @@ export function validationError(error: z.ZodError, where: string): ApiError {
   return new ApiError("validation_error", `Invalid ${where}: ${fields.join(", ")}.`, { details });
 }
 
-function isDatabaseUnavailable(error: unknown): boolean {
-  // Connection refused/reset, pool timeouts and "the database system is shutting down" all mean: try again later.
-  const text = error instanceof Error ? `${error.name} ${error.message} ${(error as { code?: string }).code ?? ""}` : "";
-  return /ECONNREFUSED|ECONNRESET|ETIMEDOUT|57P0[1-3]|connection terminated|timeout exceeded when trying to connect|DatabaseNotReachable/i.test(text);
+// Prisma: can't reach server, timed out, server closed the connection, pool timeout.
+const PRISMA_UNAVAILABLE = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
+const SOCKET_ERRORS = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND"]);
+
+/** True when the error says the database cannot be reached right now (as opposed to a bug): a retry may succeed. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth += 1) {
+    const { code, kind, cause, meta } = current as { code?: unknown; kind?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    if (typeof code === "string") {
+      // SQLSTATE class 08 is "connection exception"; 57P01-57P03 are shutdown / cannot connect now.
+      if (PRISMA_UNAVAILABLE.has(code) || SOCKET_ERRORS.has(code) || code.startsWith("08") || /^57P0[1-3]$/.test(code)) return true;
+    }
+    if (kind === "DatabaseNotReachable" || kind === "ConnectionClosed" || kind === "SocketTimeout") return true;
+    current = meta?.driverAdapterError ?? cause;
+  }
+  return false;
 }
 
 /** Maps anything thrown by a handler to the documented error body. Unknown errors are logged, never echoed. */
@@ -49,7 +61,7 @@ export function errorResponse(error: unknown): Response {
   if (error instanceof ApiError) {
     apiError = error;
   } else if (isDatabaseUnavailable(error)) {
-    console.error("Database unavailable:", error instanceof Error ? error.message : error);
+    console.error("Database unavailable:", (error as { code?: string }).code ?? "unknown");
     apiError = new ApiError("service_unavailable", "The service is temporarily unavailable. Retry shortly.", { headers: { "Retry-After": "1" } });
   } else {
     console.error("Unhandled error:", error);

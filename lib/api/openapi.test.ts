@@ -1,0 +1,83 @@
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { compileErrors, validate } from "@readme/openapi-parser";
+import { describe, expect, it } from "vitest";
+import { API_TAGS } from "@/lib/contracts/contract";
+import { contracts } from "@/lib/contracts";
+import { buildOpenApiDocument } from "./openapi";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/** Every `route.ts` under `folder`, as its URL path in OpenAPI form (`[id]` → `{id}`). Catch-alls are skipped. */
+async function routeFiles(folder: string): Promise<{ file: string; path: string }[]> {
+  const entries = await readdir(path.join(ROOT, folder), { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name === "route.ts")
+    .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)))
+    .filter((file) => !file.includes("[..."))
+    .map((file) => ({
+      file,
+      path: `/${path.dirname(file).replace(/^app\/?/, "")}`.replace(/\[(\w+)\]/g, "{$1}"),
+    }));
+}
+
+describe("the OpenAPI document", () => {
+  const document = buildOpenApiDocument(contracts);
+
+  it("is a valid OpenAPI 3.1 document", async () => {
+    const result = await validate(structuredClone(document) as never);
+    expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info.version).toBe("1.0.0");
+  });
+
+  it("declares the bearer scheme and the spec's tags", () => {
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(document.components.securitySchemes.apiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "Authorization" });
+    const tags = document.tags.map((tag) => tag.name);
+    for (const tag of ["People email", "People enrich", "People mobile", "People search", "Companies discover", "Companies enrich", "Companies search", "Media", "Webhooks"]) {
+      expect(tags).toContain(tag);
+    }
+  });
+
+  it("documents 401 on every authenticated operation and never on public ones", () => {
+    for (const contract of contracts) {
+      const operation = (document.paths[contract.path] as Record<string, { responses: Record<string, unknown> }>)[contract.method.toLowerCase()];
+      expect(Object.keys(operation?.responses ?? {}).includes("401"), contract.operationId).toBe(contract.auth === "apiKey");
+    }
+  });
+
+  it("has unique operation ids and only known tags", () => {
+    const ids = contracts.map((contract) => contract.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const known: string[] = API_TAGS.map((tag) => tag.name);
+    for (const contract of contracts) expect(known).toContain(contract.tag);
+  });
+});
+
+describe("routes and contracts", () => {
+  it("every contract has a route file exporting its method", async () => {
+    for (const contract of contracts) {
+      const file = path.join(ROOT, "app", contract.path.replace(/\{(\w+)\}/g, "[$1]"), "route.ts");
+      const routeModule = (await import(file)) as Record<string, unknown>;
+      expect(typeof routeModule[contract.method], `${contract.method} ${contract.path} in ${path.relative(ROOT, file)}`).toBe("function");
+    }
+  });
+
+  it("every handler exported under app/v1 has a contract", async () => {
+    const files = await routeFiles("app/v1");
+    expect(files.length).toBeGreaterThan(0);
+    for (const { file, path: routePath } of files) {
+      const routeModule = (await import(path.join(ROOT, file))) as Record<string, unknown>;
+      const methods = Object.keys(routeModule).filter((name) => HTTP_METHODS.includes(name));
+      expect(methods.length, file).toBeGreaterThan(0);
+      for (const method of methods) {
+        expect(
+          contracts.some((contract) => contract.path === routePath && contract.method === method),
+          `${method} ${routePath} (${file}) has no contract in lib/contracts`,
+        ).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "./env";
+
+describe("parseEnv", () => {
+  it("applies defaults", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({ PORT: 3000, HOST: "0.0.0.0", DATA_DIR: ".data", DATABASE_POOL_SIZE: 10 });
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it("treats an empty DATABASE_URL as unset, so the embedded database is used", () => {
+    expect(parseEnv({ DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
+  });
+
+  it("accepts postgres URLs and coerces numbers", () => {
+    const env = parseEnv({ DATABASE_URL: "postgresql://u:p@db:5432/app", PORT: "8080", DATABASE_POOL_SIZE: "25" });
+    expect(env).toMatchObject({ DATABASE_URL: "postgresql://u:p@db:5432/app", PORT: 8080, DATABASE_POOL_SIZE: 25 });
+  });
+
+  it("names every bad variable in one error", () => {
+    expect(() => parseEnv({ DATABASE_URL: "mysql://x", PORT: "eighty" })).toThrowError(/DATABASE_URL[\s\S]*PORT|PORT[\s\S]*DATABASE_URL/);
+  });
+});

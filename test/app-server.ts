@@ -1,0 +1,64 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+export interface RunningApp {
+  baseUrl: string;
+  process: ChildProcess;
+  /** Everything the launcher printed so far (stdout and stderr). */
+  output: () => string;
+  /** Sends `signal` and waits for the process to exit; resolves with its exit code. */
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+}
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+/** Builds the app once if there is no production build (`npm test` builds before the integration tests). */
+export function ensureBuilt(): void {
+  if (existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return;
+  const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"], { cwd: ROOT, stdio: "inherit" });
+  if (result.status !== 0) throw new Error("next build failed");
+}
+
+/**
+ * Starts the real launcher (`server.ts`, as `npm start` does) in its own process on a free port and waits until it
+ * is ready. The environment defaults to the test file's DATABASE_URL; pass `DATABASE_URL: ""` to use an embedded server.
+ */
+export async function startApp(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<RunningApp> {
+  ensureBuilt();
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`App did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const check = () => {
+      const match = /Ready on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on("data", check);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`App exited with code ${code} before it was ready:\n${output}`));
+    });
+  });
+
+  return {
+    baseUrl,
+    process: child,
+    output: () => output,
+    stop: async (signal = "SIGTERM") => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}

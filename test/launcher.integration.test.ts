@@ -1,0 +1,102 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp } from "./app-server";
+
+// `npm start` as a new user runs it: no DATABASE_URL, so the launcher starts its own embedded PostgreSQL.
+let dataDir: string;
+const embedded = () => ({ DATABASE_URL: "", DATA_DIR: dataDir });
+
+function postmasterPid(): Promise<number | null> {
+  return readFile(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").then(
+    (text) => Number(text.split("\n")[0]),
+    () => null,
+  );
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), "signalbox-launcher-"));
+});
+
+afterAll(async () => {
+  const pid = await postmasterPid();
+  if (pid && isAlive(pid)) process.kill(pid, "SIGINT");
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe("the launcher on an embedded database", () => {
+  let liveKey = "";
+
+  it("prints the demo workspace's keys and sign-in once, and serves them", async () => {
+    const app = await startApp(embedded());
+    try {
+      const output = app.output();
+      liveKey = /Live key\s+(sbx_live_\w+)/.exec(output)?.[1] ?? "";
+      const testKey = /Test key\s+(sbx_test_\w+)/.exec(output)?.[1] ?? "";
+      expect(liveKey).toMatch(/^sbx_live_[0-9A-Za-z]{40}$/);
+      expect(testKey).toMatch(/^sbx_test_[0-9A-Za-z]{40}$/);
+      expect(output).toMatch(/sign in as demo@signalbox\.local with password \S{16}/);
+      expect(existsSync(path.join(dataDir, "postgres", "PG_VERSION"))).toBe(true);
+
+      const response = await fetch(`${app.baseUrl}/v1/workspace`, { headers: { authorization: `Bearer ${liveKey}` } });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ data: { workspace: { name: "Demo workspace" }, apiKey: { mode: "live" } } });
+    } finally {
+      expect(await app.stop("SIGINT")).toBe(0);
+    }
+  });
+
+  it("leaves no PostgreSQL running after SIGINT", async () => {
+    const pid = await postmasterPid();
+    expect(pid === null || !isAlive(pid)).toBe(true);
+  });
+
+  it("keeps the workspace across restarts and prints no new keys", async () => {
+    const app = await startApp(embedded());
+    try {
+      expect(app.output()).not.toContain("Live key");
+      const response = await fetch(`${app.baseUrl}/v1/workspace`, { headers: { authorization: `Bearer ${liveKey}` } });
+      expect(response.status).toBe(200);
+    } finally {
+      expect(await app.stop("SIGTERM")).toBe(0);
+    }
+  });
+
+  it("recovers when the previous launcher was killed with SIGKILL", async () => {
+    const crashed = await startApp(embedded());
+    await crashed.stop("SIGKILL");
+    const orphan = await postmasterPid();
+    expect(orphan && isAlive(orphan)).toBe(true);
+
+    const app = await startApp(embedded());
+    try {
+      const response = await fetch(`${app.baseUrl}/v1/workspace`, { headers: { authorization: `Bearer ${liveKey}` } });
+      expect(response.status).toBe(200);
+      expect(orphan && isAlive(orphan)).toBe(false);
+    } finally {
+      expect(await app.stop("SIGINT")).toBe(0);
+    }
+  });
+
+  it("refuses to share a data folder with a running instance", async () => {
+    const first = await startApp(embedded());
+    try {
+      await expect(startApp(embedded())).rejects.toThrow(/in use by another running Signalbox/);
+      const response = await fetch(`${first.baseUrl}/healthz`);
+      expect(response.status).toBe(200);
+    } finally {
+      await first.stop("SIGINT");
+    }
+  });
+});

@@ -1,0 +1,33 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// Two projects: `unit` (no database, no network) and `integration` (a real PostgreSQL, a fresh database per test
+// file, and for HTTP tests the real app started as its own process). See test/README.md.
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    env: { NEXT_TELEMETRY_DISABLED: "1" },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "app/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: ["**/*.integration.test.ts", "node_modules/**"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["**/*.integration.test.ts"],
+          exclude: ["node_modules/**", "e2e/**"],
+          globalSetup: ["test/global-setup.ts"],
+          setupFiles: ["test/database-per-file.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
