@@ -3,8 +3,6 @@
  * (DATABASE_URL, or an embedded PostgreSQL under DATA_DIR), applies migrations, seeds the demo workspace on the
  * very first run, then serves Next.js. SIGINT/SIGTERM close the server and stop the embedded database.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import process from "node:process";
@@ -13,6 +11,7 @@ import { ensureDemoWorkspace, type DemoCredentials } from "@/lib/auth/demo-works
 import { disconnectDb } from "@/lib/db/client";
 import { openDatabaseServer } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { buildApp, staleBuildReason } from "@/lib/launcher/build";
 import { parseEnv } from "@/lib/env";
 
 const dev = process.argv.includes("--dev");
@@ -24,10 +23,10 @@ function log(message: string): void {
 }
 
 function ensureBuild(): void {
-  if (existsSync(path.join(".next", "BUILD_ID"))) return;
-  log("No production build found: building once (this takes a minute or two)…");
-  const result = spawnSync(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "build"], { stdio: "inherit" });
-  if (result.status !== 0) throw new Error("`next build` failed; see the output above.");
+  const reason = staleBuildReason(process.cwd());
+  if (!reason) return;
+  log(`Building the app (${reason}); this takes a minute or two…`);
+  buildApp(process.cwd());
 }
 
 function printDemoCredentials(demo: DemoCredentials, baseUrl: string): void {

@@ -1,5 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 
 export interface RunningApp {
@@ -13,20 +12,11 @@ export interface RunningApp {
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 
-/** Builds the app once if there is no production build (`npm test` builds before the integration tests). */
-export function ensureBuilt(): void {
-  if (existsSync(path.join(ROOT, ".next", "BUILD_ID"))) return;
-  const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "next", "dist", "bin", "next"), "build"], { cwd: ROOT, stdio: "inherit" });
-  if (result.status !== 0) throw new Error("next build failed");
-}
-
 /**
  * Starts the real launcher (`server.ts`, as `npm start` does) in its own process on a free port and waits until it
- * is ready. The environment defaults to the test file's DATABASE_URL; pass `DATABASE_URL: ""` to use an embedded server.
+ * is ready. The global setup has made sure the build is fresh, so launchers started in parallel never build. The environment defaults to the test file's DATABASE_URL; pass `DATABASE_URL: ""` to use an embedded server.
  */
-export async function startApp(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<RunningApp> {
-  ensureBuilt();
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+export async function startApp(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<RunningApp> {  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

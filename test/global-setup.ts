@@ -1,5 +1,7 @@
 import type { TestProject } from "vitest/node";
+import path from "node:path";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { buildApp, staleBuildReason } from "@/lib/launcher/build";
 import { createEmptyDatabase, dropDatabase } from "./databases";
 import { startTestPostgres } from "./postgres-server";
 
@@ -10,8 +12,13 @@ declare module "vitest" {
   }
 }
 
-/** One PostgreSQL server for the run and one migrated template database that every test file clones. */
+/**
+ * One PostgreSQL server for the run and one migrated template database that every test file clones. HTTP tests start
+ * the real app, so a stale production build is rebuilt here, once, before test files run in parallel.
+ */
 export default async function setup(project: TestProject) {
+  const root = path.resolve(import.meta.dirname, "..");
+  if (staleBuildReason(root)) buildApp(root);
   const server = await startTestPostgres();
   const template = await createEmptyDatabase(server.url, "template");
   await migrateDatabase(template.url);
