@@ -37,7 +37,7 @@ function printDemoCredentials(demo: DemoCredentials, baseUrl: string): void {
     `  Workspace   ${demo.workspaceName} (${demo.workspaceId})`,
     `  Live key    ${demo.liveKey}`,
     `  Test key    ${demo.testKey}`,
-    `  Dashboard   ${baseUrl}/ — sign in as ${demo.email} with password ${demo.password}`,
+    `  Sign-in     ${demo.email} / ${demo.password}  (dashboard at ${baseUrl}/)`,
     "",
     `  Try it:     curl -H "Authorization: Bearer ${demo.liveKey}" ${baseUrl}/v1/workspace`,
     "",

@@ -46,7 +46,7 @@ describe("the launcher on an embedded database", () => {
       const testKey = /Test key\s+(sbx_test_\w+)/.exec(output)?.[1] ?? "";
       expect(liveKey).toMatch(/^sbx_live_[0-9A-Za-z]{40}$/);
       expect(testKey).toMatch(/^sbx_test_[0-9A-Za-z]{40}$/);
-      expect(output).toMatch(/sign in as demo@signalbox\.local with password \S{16}/);
+      expect(output).toMatch(/Sign-in\s+demo@signalbox\.local \/ [0-9A-Za-z]{16}/);
       expect(existsSync(path.join(dataDir, "postgres", "PG_VERSION"))).toBe(true);
 
       const response = await fetch(`${app.baseUrl}/v1/workspace`, { headers: { authorization: `Bearer ${liveKey}` } });

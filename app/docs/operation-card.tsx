@@ -11,6 +11,15 @@ export interface OperationView {
   responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
 }
 
+/** Renders the `backtick` spans of OpenAPI descriptions as code. */
+export function DescriptionText({ text }: { text: string }) {
+  return (
+    <>
+      {text.split("`").map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part))}
+    </>
+  );
+}
+
 function SchemaBlock({ label, schema }: { label: string; schema: unknown }) {
   return (
     <details>
@@ -32,8 +41,14 @@ export function OperationCard({ operation }: { operation: OperationView }) {
         <code>{operation.path}</code>
         <span>{operation.summary}</span>
       </h3>
-      {operation.description ? <p>{operation.description}</p> : null}
-      <p className="muted">{operation.security.length ? "Requires `Authorization: Bearer <API key>`." : "Public: no key needed."}</p>
+      {operation.description ? (
+        <p>
+          <DescriptionText text={operation.description} />
+        </p>
+      ) : null}
+      <p className="muted">
+        <DescriptionText text={operation.security.length ? "Requires `Authorization: Bearer <API key>`." : "Public: no key needed."} />
+      </p>
       {operation.parameters.length ? (
         <table>
           <thead>
@@ -64,7 +79,7 @@ export function OperationCard({ operation }: { operation: OperationView }) {
         <ul>
           {errors.map(([status, response]) => (
             <li key={status}>
-              <strong>{status}</strong> {response.description}
+              <strong>{status}</strong> <DescriptionText text={response.description} />
             </li>
           ))}
         </ul>

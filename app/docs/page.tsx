@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { buildOpenApiDocument } from "@/lib/api/openapi";
 import { contracts } from "@/lib/contracts";
-import { OperationCard, type OperationView } from "./operation-card";
+import { DescriptionText, OperationCard, type OperationView } from "./operation-card";
 
 export const metadata: Metadata = { title: "API reference" };
 
@@ -16,7 +16,7 @@ export default function DocsPage() {
     <main className="page">
       <h1>API reference</h1>
       <p className="muted">
-        {document.info.title} {document.info.version}. {document.info.description} The machine-readable form is at{" "}
+        {document.info.title} {document.info.version}. <DescriptionText text={document.info.description} /> The machine-readable form is at{" "}
         <a href="/v1/openapi.json">/v1/openapi.json</a>.
       </p>
       <p className="muted">
