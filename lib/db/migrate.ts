@@ -62,17 +62,21 @@ export async function migrateDatabase(connectionString: string, dir = MIGRATIONS
     const recorded = new Map(rows.map((row) => [row.migration_name, row]));
     const result: MigrationResult = { applied: [], alreadyApplied: [] };
 
+    // Check the whole history before applying anything, so that a pending migration sorted before a changed or
+    // failed one is not applied by a run that then stops.
     for (const migration of migrations) {
       const previous = recorded.get(migration.name);
-      if (previous?.finished_at) {
-        if (previous.checksum !== migration.checksum) {
-          throw new Error(`Migration ${migration.name} was changed after it was applied. Add a new migration instead.`);
-        }
+      if (previous?.finished_at && previous.checksum !== migration.checksum) {
+        throw new Error(`Migration ${migration.name} was changed after it was applied. Add a new migration instead.`);
+      }
+      if (previous && !previous.finished_at) {
+        throw new Error(`Migration ${migration.name} failed earlier and needs attention (see _prisma_migrations.logs).`);
+      }
+    }
+    for (const migration of migrations) {
+      if (recorded.has(migration.name)) {
         result.alreadyApplied.push(migration.name);
         continue;
-      }
-      if (previous) {
-        throw new Error(`Migration ${migration.name} failed earlier and needs attention (see _prisma_migrations.logs).`);
       }
       await applyMigration(client, migration);
       result.applied.push(migration.name);
