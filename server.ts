@@ -7,10 +7,12 @@ import { createServer, type Server } from "node:http";
 import path from "node:path";
 import process from "node:process";
 import next from "next";
+import { ensureAppSecret } from "@/lib/auth/app-secret";
 import { ensureDemoWorkspace, type DemoCredentials } from "@/lib/auth/demo-workspace";
 import { disconnectDb } from "@/lib/db/client";
 import { openDatabaseServer } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { handleIngestRequest, matchIngestPath } from "@/lib/inbox/ingest-http";
 import { buildApp, staleBuildReason } from "@/lib/launcher/build";
 import { parseEnv } from "@/lib/env";
 
@@ -75,12 +77,18 @@ async function main(): Promise<void> {
   try {
     const migrations = await migrateDatabase(database.url);
     if (migrations.applied.length) log(`Applied migrations: ${migrations.applied.join(", ")}`);
+    process.env.SIGNALBOX_SECRET = env.SIGNALBOX_SECRET ?? (await ensureAppSecret(database.url));
     const demo = await ensureDemoWorkspace();
 
     const app = next({ dev, dir: process.cwd(), hostname: env.HOST, port: env.PORT });
     await app.prepare();
     const handle = app.getRequestHandler();
-    server = createServer((request, response) => void handle(request, response));
+    server = createServer((request, response) => {
+      // Webhook ingest is answered here, on plain node:http (lib/inbox/ingest-http.ts); everything else is Next.js.
+      const ingest = matchIngestPath(request.url ?? "");
+      if (ingest) void handleIngestRequest(request, response, ingest);
+      else void handle(request, response);
+    });
     await new Promise<void>((resolve, reject) => {
       server?.once("error", reject);
       server?.listen(env.PORT, env.HOST, resolve);

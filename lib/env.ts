@@ -15,6 +15,10 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
+  /** Signs pagination cursors (and later sessions). Generated and kept in the database when not set. */
+  SIGNALBOX_SECRET: optionalString.pipe(z.string().min(32, { error: "must be at least 32 characters" }).optional()),
+  /** Proxies whose X-Forwarded-For is believed: comma-separated IPs or CIDRs. */
+  TRUSTED_PROXIES: z.string().default(""),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, inject } from "vitest";
 import { disconnectDb } from "@/lib/db/client";
 import { cloneDatabase, dropDatabase } from "./databases";
@@ -7,6 +8,8 @@ import { cloneDatabase, dropDatabase } from "./databases";
 const server = inject("postgresUrl");
 const database = await cloneDatabase(server, inject("templateDatabase"));
 process.env.DATABASE_URL = database.url;
+// Signs cursors in this process; an app the file starts generates and stores its own in the file's database.
+process.env.SIGNALBOX_SECRET ??= randomBytes(32).toString("base64url");
 
 afterAll(async () => {
   await disconnectDb();

@@ -4,6 +4,7 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { API_TAGS } from "@/lib/contracts/contract";
 import { contracts } from "@/lib/contracts";
+import { matchIngestPath } from "@/lib/inbox/ingest-http";
 import { buildOpenApiDocument } from "./openapi";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -41,10 +42,13 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("documents 401 on every authenticated operation and never on public ones", () => {
+  it("documents 401 and the key on every authenticated operation, and no key on public ones", () => {
     for (const contract of contracts) {
-      const operation = (document.paths[contract.path] as Record<string, { responses: Record<string, unknown> }>)[contract.method.toLowerCase()];
-      expect(Object.keys(operation?.responses ?? {}).includes("401"), contract.operationId).toBe(contract.auth === "apiKey");
+      const operation = (document.paths[contract.path] as Record<string, { responses: Record<string, unknown>; security: unknown[] }>)[
+        contract.method.toLowerCase()
+      ];
+      if (contract.auth === "apiKey") expect(Object.keys(operation?.responses ?? {}), contract.operationId).toContain("401");
+      expect(operation?.security.length ? "apiKey" : "none", contract.operationId).toBe(contract.auth);
     }
   });
 
@@ -58,11 +62,17 @@ describe("the OpenAPI document", () => {
 
 describe("routes and contracts", () => {
   it("every contract has a route file exporting its method", async () => {
-    for (const contract of contracts) {
+    for (const contract of contracts.filter((candidate) => candidate.servedBy !== "launcher")) {
       const file = path.join(ROOT, "app", contract.path.replace(/\{(\w+)\}/g, "[$1]"), "route.ts");
       const routeModule = (await import(file)) as Record<string, unknown>;
       expect(typeof routeModule[contract.method], `${contract.method} ${contract.path} in ${path.relative(ROOT, file)}`).toBe("function");
     }
+  });
+
+  it("the launcher answers the operations it serves", () => {
+    const served = contracts.filter((contract) => contract.servedBy === "launcher");
+    expect(served.map((contract) => contract.operationId)).toEqual(["ingestDelivery"]);
+    for (const contract of served) expect(matchIngestPath(contract.path.replace("{hookId}", "we_x"))).toEqual({ hookId: "we_x", query: "" });
   });
 
   it("every handler exported under app/v1 has a contract", async () => {

@@ -59,7 +59,7 @@ function operationOf(collector: SchemaCollector, contract: Contract) {
   const responses: Record<string, unknown> = {
     [String(contract.successStatus ?? 200)]: {
       description: "Success.",
-      content: { "application/json": { schema: collector.convert(contract.response, "output") } },
+      content: { [contract.responseMediaType ?? "application/json"]: { schema: collector.convert(contract.response, "output") } },
     },
   };
   const errors: ErrorCode[] = [...new Set<ErrorCode>([...contract.errors, "internal"])];
@@ -81,6 +81,9 @@ function operationOf(collector: SchemaCollector, contract: Contract) {
     parameters: [...parametersOf(collector, contract.params, "path"), ...parametersOf(collector, contract.query, "query")],
     ...(contract.body
       ? { requestBody: { required: true, content: { "application/json": { schema: collector.convert(contract.body, "input") } } } }
+      : {}),
+    ...(contract.rawRequestBody
+      ? { requestBody: { description: contract.rawRequestBody, content: { "*/*": { schema: { type: "string", format: "binary" } } } } }
       : {}),
     responses,
   };

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import type { Contract, ContractInput, ContractOutput } from "@/lib/contracts/contract";
 import { authenticateRequest } from "./authenticate";
+import { readBodyWithLimit } from "./body";
 import { ApiError, errorResponse, validationError } from "./errors";
 
 /** Largest JSON body a `/v1` operation accepts. Ingest has its own, larger limit. */
@@ -22,20 +23,9 @@ function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: string
   return result.data;
 }
 
-/** Reads a JSON body without ever holding more than `MAX_JSON_BODY_BYTES`. An empty body reads as `undefined`. */
+/** Reads a JSON body of at most `MAX_JSON_BODY_BYTES`. An empty body reads as `undefined`. */
 async function readJsonBody(request: Request): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_JSON_BODY_BYTES) throw new ApiError("payload_too_large", `Request body exceeds ${MAX_JSON_BODY_BYTES} bytes.`);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    for await (const chunk of request.body) {
-      size += chunk.byteLength;
-      if (size > MAX_JSON_BODY_BYTES) throw new ApiError("payload_too_large", `Request body exceeds ${MAX_JSON_BODY_BYTES} bytes.`);
-      chunks.push(chunk);
-    }
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
+  const text = (await readBodyWithLimit(request, MAX_JSON_BODY_BYTES)).toString("utf8");
   if (text.trim() === "") return undefined;
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {

@@ -32,13 +32,19 @@ export interface Contract {
   tag: ApiTag;
   summary: string;
   description?: string;
+  /** `next`: a route file under `app/` (the default). `launcher`: answered by server.ts before Next.js (ingest). */
+  servedBy?: "next" | "launcher";
   /** `apiKey`: `Authorization: Bearer <key>` is required. `none`: public. */
   auth: "apiKey" | "none";
   params?: ObjectSchema;
   query?: ObjectSchema;
   body?: z.ZodType;
+  /** The operation reads its body as raw bytes of any type (webhook ingest); the text describes it. */
+  rawRequestBody?: string;
   /** Body of the success response. */
   response: z.ZodType;
+  /** Media type of the success response when it is not JSON (e.g. raw bytes). */
+  responseMediaType?: string;
   successStatus?: 200 | 201;
   /** Error codes this operation can answer with besides `internal`; documented in OpenAPI. */
   errors: readonly ErrorCode[];

@@ -1,6 +1,34 @@
 import type { Contract } from "./contract";
 import { getHealthContract, getOpenApiDocumentContract } from "./system";
+import {
+  acknowledgeDeliveriesContract,
+  acknowledgeDeliveryContract,
+  createWebhookEndpointContract,
+  deleteWebhookEndpointContract,
+  getDeliveryContract,
+  getDeliveryRawBodyContract,
+  getWebhookEndpointContract,
+  ingestDeliveryContract,
+  listDeliveriesContract,
+  listWebhookEndpointsContract,
+  updateWebhookEndpointContract,
+} from "./webhooks";
 import { getWorkspaceContract } from "./workspace";
 
 /** Every operation of the API. The OpenAPI document and the route-coverage test are built from this list. */
-export const contracts: readonly Contract[] = [getWorkspaceContract, getOpenApiDocumentContract, getHealthContract];
+export const contracts: readonly Contract[] = [
+  getWorkspaceContract,
+  createWebhookEndpointContract,
+  listWebhookEndpointsContract,
+  getWebhookEndpointContract,
+  updateWebhookEndpointContract,
+  deleteWebhookEndpointContract,
+  ingestDeliveryContract,
+  listDeliveriesContract,
+  getDeliveryContract,
+  getDeliveryRawBodyContract,
+  acknowledgeDeliveryContract,
+  acknowledgeDeliveriesContract,
+  getOpenApiDocumentContract,
+  getHealthContract,
+];

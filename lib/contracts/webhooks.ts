@@ -1,0 +1,235 @@
+import { z } from "zod";
+import { defineContract, envelope } from "./contract";
+
+export const SIGNATURE_SCHEME_NAMES = ["standard-webhooks", "stripe", "github", "shopify", "slack"] as const;
+
+const endpointId = z.string().min(1).max(100).meta({ description: "Webhook endpoint id (`we_…`).", example: "we_03yH0TG7PjqWtYgfjuEGIes8nDYiEc" });
+const deliveryId = z.string().min(1).max(100).meta({ description: "Delivery id (a UUID).", example: "0b7c6f0e-6a5e-4a0e-9a8e-3d2b1c0f9e8d" });
+const pageLimit = z.coerce
+  .number({ error: "must be a whole number from 1 to 100" })
+  .int({ error: "must be a whole number from 1 to 100" })
+  .min(1, { error: "must be at least 1" })
+  .max(100, { error: "must be at most 100" })
+  .default(50)
+  .meta({ description: "Page size, 1–100 (default 50)." });
+const cursor = z.string().min(1).max(500).optional().meta({ description: "`nextCursor` of the previous page. Opaque." });
+const booleanText = z.enum(["true", "false"], { error: "must be `true` or `false`" }).transform((value) => value === "true");
+
+export const signatureResultSchema = z
+  .object({
+    scheme: z.enum(SIGNATURE_SCHEME_NAMES),
+    valid: z.boolean(),
+    reason: z.enum(["missing_header", "malformed_header", "timestamp_out_of_tolerance", "mismatch", "invalid_secret"]).nullable(),
+  })
+  .meta({ id: "SignatureResult", description: "Outcome of the endpoint's signature check; the headers themselves are stored unchanged." });
+
+export const deliverySchema = z
+  .object({
+    id: z.string().meta({ description: "Unique delivery id (UUID)." }),
+    webhookEndpointId: z.string(),
+    workspaceId: z.string(),
+    rawPayload: z.unknown().meta({ description: "The parsed JSON body, or `{ \"raw\": \"<body as text>\" }` for any other body." }),
+    headers: z.record(z.string(), z.string()).meta({ description: "Request headers: lower-cased names, values as received." }),
+    sourceIp: z.string(),
+    createdAt: z.iso.datetime().meta({ description: "Receipt time, ISO 8601 UTC with milliseconds." }),
+    acknowledgedAt: z.iso.datetime().nullable().meta({ description: "When it was acknowledged; null while pending." }),
+    contentType: z.string().nullable(),
+    sizeBytes: z.number().int(),
+    query: z.string().meta({ description: "Query string of the ingest request, without `?`." }),
+    signature: signatureResultSchema.nullable(),
+  })
+  .meta({ id: "Delivery" });
+
+const signingInput = z
+  .strictObject({
+    scheme: z.enum(SIGNATURE_SCHEME_NAMES),
+    secret: z.string().min(1).max(500),
+    rejectInvalid: z.boolean().default(false).meta({ description: "Answer 401 and store nothing when the signature is not valid." }),
+  })
+  .meta({ description: "Check senders' signatures with this scheme and secret." });
+
+export const webhookEndpointSchema = z
+  .object({
+    id: z.string(),
+    workspaceId: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    ingestUrl: z.string().meta({ description: "Where senders POST. The id in it is the only secret a sender needs." }),
+    enabled: z.boolean(),
+    signing: z
+      .object({ scheme: z.enum(SIGNATURE_SCHEME_NAMES), rejectInvalid: z.boolean(), secretHint: z.string().meta({ description: "The secret's last 4 characters." }) })
+      .nullable(),
+    pendingCount: z.number().int(),
+    totalCount: z.number().int(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: "WebhookEndpoint" });
+
+const name = z.string().trim().min(1).max(100);
+const description = z.string().trim().max(500);
+const endpointParams = z.object({ id: endpointId });
+const deliveryParams = z.object({ id: deliveryId });
+const deliveryPage = envelope(z.object({ deliveries: z.array(deliverySchema), nextCursor: z.string().nullable() }));
+const endpointEnvelope = envelope(webhookEndpointSchema);
+const deliveryEnvelope = envelope(deliverySchema);
+
+export const createWebhookEndpointContract = defineContract({
+  operationId: "createWebhookEndpoint",
+  method: "POST",
+  path: "/v1/webhook-endpoints",
+  tag: "Webhooks",
+  summary: "Create a webhook endpoint",
+  auth: "apiKey",
+  body: z.strictObject({ name, description: description.optional(), signing: signingInput.optional() }),
+  response: endpointEnvelope,
+  successStatus: 201,
+  errors: ["validation_error", "unauthorized"],
+});
+
+export const listWebhookEndpointsContract = defineContract({
+  operationId: "listWebhookEndpoints",
+  method: "GET",
+  path: "/v1/webhook-endpoints",
+  tag: "Webhooks",
+  summary: "List webhook endpoints",
+  description: "Newest first, paged with `cursor`.",
+  auth: "apiKey",
+  query: z.object({ limit: pageLimit, cursor }),
+  response: envelope(z.object({ endpoints: z.array(webhookEndpointSchema), nextCursor: z.string().nullable() })),
+  errors: ["validation_error", "unauthorized"],
+});
+
+export const getWebhookEndpointContract = defineContract({
+  operationId: "getWebhookEndpoint",
+  method: "GET",
+  path: "/v1/webhook-endpoints/{id}",
+  tag: "Webhooks",
+  summary: "Get a webhook endpoint",
+  auth: "apiKey",
+  params: endpointParams,
+  response: endpointEnvelope,
+  errors: ["unauthorized", "not_found"],
+});
+
+export const updateWebhookEndpointContract = defineContract({
+  operationId: "updateWebhookEndpoint",
+  method: "PATCH",
+  path: "/v1/webhook-endpoints/{id}",
+  tag: "Webhooks",
+  summary: "Update a webhook endpoint",
+  description: "Change any of `name`, `description`, `enabled`, `signing`; `signing: null` stops checking signatures. A disabled endpoint answers 404 to senders.",
+  auth: "apiKey",
+  params: endpointParams,
+  body: z
+    .strictObject({ name: name.optional(), description: description.nullable().optional(), enabled: z.boolean().optional(), signing: signingInput.nullable().optional() })
+    .refine((body) => Object.keys(body).length > 0, { error: "send at least one field to change" }),
+  response: endpointEnvelope,
+  errors: ["validation_error", "unauthorized", "not_found"],
+});
+
+export const deleteWebhookEndpointContract = defineContract({
+  operationId: "deleteWebhookEndpoint",
+  method: "DELETE",
+  path: "/v1/webhook-endpoints/{id}",
+  tag: "Webhooks",
+  summary: "Delete a webhook endpoint and all its deliveries",
+  auth: "apiKey",
+  params: endpointParams,
+  response: envelope(z.object({ id: z.string(), deleted: z.literal(true), deletedDeliveries: z.number().int() })),
+  errors: ["unauthorized", "not_found"],
+});
+
+export const listDeliveriesContract = defineContract({
+  operationId: "listDeliveries",
+  method: "GET",
+  path: "/v1/webhook-endpoints/deliveries",
+  tag: "Webhooks",
+  summary: "List deliveries",
+  description:
+    "Newest first by default (`order=asc` for oldest first), keyset-paged: following `nextCursor` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile.",
+  auth: "apiKey",
+  query: z.object({
+    endpointId: endpointId.optional(),
+    unacknowledged: booleanText.optional().meta({ description: "`true`: only pending deliveries; `false`: only acknowledged ones." }),
+    limit: pageLimit,
+    cursor,
+    order: z.enum(["desc", "asc"], { error: "must be `desc` or `asc`" }).default("desc"),
+  }),
+  response: deliveryPage,
+  errors: ["validation_error", "unauthorized"],
+});
+
+export const getDeliveryContract = defineContract({
+  operationId: "getDelivery",
+  method: "GET",
+  path: "/v1/webhook-endpoints/deliveries/{id}",
+  tag: "Webhooks",
+  summary: "Get a delivery",
+  auth: "apiKey",
+  params: deliveryParams,
+  response: deliveryEnvelope,
+  errors: ["unauthorized", "not_found"],
+});
+
+export const getDeliveryRawBodyContract = defineContract({
+  operationId: "getDeliveryRawBody",
+  method: "GET",
+  path: "/v1/webhook-endpoints/deliveries/{id}/raw",
+  tag: "Webhooks",
+  summary: "The exact bytes a delivery was sent with",
+  description: "Byte for byte, with the original `Content-Type`, so a consumer can verify the sender's signature.",
+  auth: "apiKey",
+  params: deliveryParams,
+  response: z.string().meta({ format: "binary" }),
+  responseMediaType: "application/octet-stream",
+  errors: ["unauthorized", "not_found"],
+});
+
+export const acknowledgeDeliveryContract = defineContract({
+  operationId: "acknowledgeDelivery",
+  method: "POST",
+  path: "/v1/webhook-endpoints/deliveries/{id}/ack",
+  tag: "Webhooks",
+  summary: "Acknowledge a delivery",
+  description: "No body. Acknowledging again changes nothing and keeps the first `acknowledgedAt`.",
+  auth: "apiKey",
+  params: deliveryParams,
+  response: deliveryEnvelope,
+  errors: ["unauthorized", "not_found"],
+});
+
+export const acknowledgeDeliveriesContract = defineContract({
+  operationId: "acknowledgeDeliveries",
+  method: "POST",
+  path: "/v1/webhook-endpoints/deliveries/ack",
+  tag: "Webhooks",
+  summary: "Acknowledge many deliveries at once",
+  description: "Atomic. Each id lands in exactly one of the three lists; unknown ids and other workspaces' ids are `notFound`.",
+  auth: "apiKey",
+  body: z.strictObject({
+    ids: z
+      .array(z.string().min(1).max(100))
+      .min(1, { error: "send 1 to 100 ids" })
+      .max(100, { error: "send 1 to 100 ids" })
+      .refine((ids) => new Set(ids).size === ids.length, { error: "ids must be unique" }),
+  }),
+  response: envelope(z.object({ acknowledged: z.array(z.string()), alreadyAcknowledged: z.array(z.string()), notFound: z.array(z.string()) })),
+  errors: ["validation_error", "unauthorized"],
+});
+
+export const ingestDeliveryContract = defineContract({
+  operationId: "ingestDelivery",
+  method: "POST",
+  path: "/webhooks/ingest/{hookId}",
+  tag: "Webhooks",
+  summary: "Receive a webhook (senders POST here)",
+  description:
+    "No authentication: the endpoint id is the secret. Any body up to 1 MiB (1,048,576 bytes) is stored: JSON is parsed, anything else kept as text, and the exact bytes always. Answers 200 only once the delivery is committed. A repeated sender message id (`webhook-id`, `svix-id`, `idempotency-key`, `x-github-delivery`, …) returns the first delivery's id. Other methods: 405.",
+  servedBy: "launcher",
+  auth: "none",
+  params: z.object({ hookId: z.string().meta({ description: "The webhook endpoint id." }) }),
+  rawRequestBody: "Any content type; JSON (`application/json`, `application/*+json`) is parsed.",
+  response: z.object({ received: z.literal(true), deliveryId: z.string() }).meta({ id: "IngestAcknowledgement" }),
+  errors: ["not_found", "method_not_allowed", "payload_too_large", "unauthorized", "service_unavailable"],
+});

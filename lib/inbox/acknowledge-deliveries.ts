@@ -1,0 +1,54 @@
+import { db } from "@/lib/db/client";
+import { DELIVERY_COLUMNS, deliveryNotFound, isDeliveryId, toDeliveryResource, type DeliveryResource, type DeliveryRow } from "./deliveries";
+
+/**
+ * Acknowledges one delivery and returns it. Acknowledging again changes nothing: `acknowledged_at IS NULL` in the
+ * UPDATE is re-checked after any concurrent ack commits, so the first timestamp stays.
+ */
+export async function acknowledgeDelivery(options: { workspaceId: string; deliveryId: string }): Promise<DeliveryResource> {
+  if (!isDeliveryId(options.deliveryId)) throw deliveryNotFound();
+  const [updated] = await db().$queryRaw<DeliveryRow[]>`
+    UPDATE webhook_deliveries SET acknowledged_at = now()
+    WHERE id = ${options.deliveryId}::uuid AND workspace_id = ${options.workspaceId} AND acknowledged_at IS NULL
+    RETURNING ${DELIVERY_COLUMNS}`;
+  if (updated) return toDeliveryResource(updated);
+  const [existing] = await db().$queryRaw<DeliveryRow[]>`
+    SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ${options.deliveryId}::uuid AND workspace_id = ${options.workspaceId}`;
+  if (!existing) throw deliveryNotFound();
+  return toDeliveryResource(existing);
+}
+
+export interface BulkAcknowledgement {
+  acknowledged: string[];
+  alreadyAcknowledged: string[];
+  notFound: string[];
+}
+
+/**
+ * Acknowledges up to 100 deliveries in one atomic statement. Each requested id lands in exactly one list, in the
+ * order given; ids of other workspaces are indistinguishable from unknown ones.
+ */
+export async function acknowledgeDeliveries(options: { workspaceId: string; ids: string[] }): Promise<BulkAcknowledgement> {
+  const result: BulkAcknowledgement = { acknowledged: [], alreadyAcknowledged: [], notFound: [] };
+  const candidates = options.ids.filter(isDeliveryId).map((id) => id.toLowerCase());
+  const rows = await db().$queryRaw<{ id: string; acknowledged: boolean; found: boolean }[]>`
+    WITH requested AS (SELECT DISTINCT unnest(${candidates}::uuid[]) AS id),
+    updated AS (
+      UPDATE webhook_deliveries d SET acknowledged_at = now()
+      FROM requested r
+      WHERE d.id = r.id AND d.workspace_id = ${options.workspaceId} AND d.acknowledged_at IS NULL
+      RETURNING d.id
+    )
+    SELECT r.id::text AS id, (u.id IS NOT NULL) AS acknowledged, (d.id IS NOT NULL) AS found
+    FROM requested r
+    LEFT JOIN updated u ON u.id = r.id
+    LEFT JOIN webhook_deliveries d ON d.id = r.id AND d.workspace_id = ${options.workspaceId}`;
+  const outcome = new Map(rows.map((row) => [row.id, row]));
+  for (const id of options.ids) {
+    const row = outcome.get(id.toLowerCase());
+    if (row?.acknowledged) result.acknowledged.push(id);
+    else if (row?.found) result.alreadyAcknowledged.push(id);
+    else result.notFound.push(id);
+  }
+  return result;
+}

@@ -1,0 +1,95 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ApiError, errorResponse } from "@/lib/api/errors";
+import { ingestDelivery } from "./ingest-delivery";
+import { MAX_DELIVERY_BYTES } from "./payload";
+import { resolveSourceIp, trustedProxies } from "./source-ip";
+
+const INGEST_PATH = /^\/webhooks\/ingest\/([^/?#]+)\/?(?:\?(.*))?$/;
+
+/** The endpoint id when `url` is an ingest address (`/webhooks/ingest/:hookId[?query]`), else null. */
+export function matchIngestPath(url: string): { hookId: string; query: string } | null {
+  const match = INGEST_PATH.exec(url);
+  if (!match?.[1]) return null;
+  let hookId: string;
+  try {
+    hookId = decodeURIComponent(match[1]);
+  } catch {
+    hookId = match[1];
+  }
+  return { hookId, query: match[2] ?? "" };
+}
+
+/**
+ * Headers exactly as the sender wrote them: names lower-cased, values untouched, repeated headers joined with ", ".
+ * Built from `rawHeaders` because Node's parsed `headers` drop repeats of some headers (content-type, user-agent, …).
+ */
+export function receivedHeaders(rawHeaders: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index]!.toLowerCase();
+    const value = rawHeaders[index + 1]!;
+    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+  }
+  return headers;
+}
+
+/** Reads at most `limit` bytes; a declared or streamed body over it is refused without buffering the rest. */
+function readIncomingBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const tooLarge = () => new ApiError("payload_too_large", `Webhook bodies are limited to ${limit} bytes.`);
+    if (Number(request.headers["content-length"] ?? 0) > limit) return reject(tooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.off("data", onData);
+        request.pause();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on("data", onData);
+    request.once("end", () => resolve(Buffer.concat(chunks, size)));
+    request.once("error", reject);
+  });
+}
+
+async function send(response: ServerResponse, answer: Response, closeConnection: boolean): Promise<void> {
+  const body = Buffer.from(await answer.arrayBuffer());
+  const headers: Record<string, string> = { "content-length": String(body.length) };
+  answer.headers.forEach((value, name) => (headers[name] = value));
+  // A refused body may still be arriving: answer, then close rather than read the rest.
+  if (closeConnection) headers.connection = "close";
+  response.writeHead(answer.status, headers);
+  response.end(body);
+}
+
+/**
+ * POST /webhooks/ingest/:hookId, served by the launcher on plain node:http rather than by Next.js: the handler sees
+ * the socket's peer and the headers exactly as sent, and the hot path skips the framework. Same error body as the API.
+ */
+export async function handleIngestRequest(request: IncomingMessage, response: ServerResponse, target: { hookId: string; query: string }): Promise<void> {
+  let answer: Response;
+  let refusedBody = false;
+  try {
+    if (request.method !== "POST") {
+      throw new ApiError("method_not_allowed", `${request.method} is not allowed here. Senders POST to this address.`, { headers: { allow: "POST" } });
+    }
+    const headers = receivedHeaders(request.rawHeaders);
+    const { deliveryId } = await ingestDelivery({
+      hookId: target.hookId,
+      headers,
+      readBody: () => readIncomingBody(request, MAX_DELIVERY_BYTES),
+      sourceIp: resolveSourceIp(request.socket.remoteAddress ?? "", headers["x-forwarded-for"] ?? null, trustedProxies()),
+      query: target.query,
+    });
+    answer = Response.json({ received: true, deliveryId });
+  } catch (error) {
+    refusedBody = !request.readableEnded;
+    answer = errorResponse(error);
+  }
+  await send(response, answer, refusedBody);
+  if (refusedBody) response.once("finish", () => request.destroy());
+}

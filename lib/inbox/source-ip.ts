@@ -1,0 +1,51 @@
+import { BlockList, isIP } from "node:net";
+import { env } from "@/lib/env";
+
+function normalize(address: string): string {
+  const trimmed = address.trim().replace(/^\[|\]$/g, "");
+  // IPv4 clients of a dual-stack socket appear as ::ffff:a.b.c.d.
+  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(trimmed) ? trimmed.slice(7) : trimmed;
+}
+
+/** Parses TRUSTED_PROXIES: comma-separated IPs or CIDRs. Throws on an entry that is neither. */
+export function parseTrustedProxies(text: string): BlockList {
+  const list = new BlockList();
+  for (const entry of text.split(",").map((part) => part.trim()).filter(Boolean)) {
+    const [address = "", prefix] = entry.split("/");
+    const family = isIP(address);
+    if (!family) throw new Error(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
+    const type = family === 6 ? "ipv6" : "ipv4";
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return list;
+}
+
+function isTrusted(address: string, trusted: BlockList): boolean {
+  const family = isIP(address);
+  return family !== 0 && trusted.check(address, family === 6 ? "ipv6" : "ipv4");
+}
+
+/**
+ * The sender's address: the socket peer, unless the peer is a trusted proxy; then the nearest address in
+ * X-Forwarded-For that is not itself a trusted proxy (addresses further left could be forged by the client).
+ */
+export function resolveSourceIp(peer: string, forwardedFor: string | null, trusted: BlockList): string {
+  let current = normalize(peer);
+  if (!forwardedFor || !isTrusted(current, trusted)) return current;
+  const hops = forwardedFor.split(",").map(normalize).filter((hop) => isIP(hop) !== 0);
+  for (let index = hops.length - 1; index >= 0; index -= 1) {
+    current = hops[index]!;
+    if (!isTrusted(current, trusted)) return current;
+  }
+  return current;
+}
+
+let parsed: { text: string; list: BlockList } | undefined;
+
+/** TRUSTED_PROXIES, parsed once. */
+export function trustedProxies(): BlockList {
+  const text = env().TRUSTED_PROXIES;
+  if (parsed?.text !== text) parsed = { text, list: parseTrustedProxies(text) };
+  return parsed.list;
+}

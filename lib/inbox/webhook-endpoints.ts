@@ -1,0 +1,169 @@
+import type { z } from "zod";
+import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
+import { ApiError } from "@/lib/api/errors";
+import type { webhookEndpointSchema } from "@/lib/contracts/webhooks";
+import { db } from "@/lib/db/client";
+import type { SignatureScheme as StoredScheme } from "@/lib/db/generated/enums";
+import { createId } from "@/lib/ids";
+import { secretProblem, type SignatureScheme } from "./signatures";
+
+export type WebhookEndpointResource = z.infer<typeof webhookEndpointSchema>;
+
+export interface SigningInput {
+  scheme: SignatureScheme;
+  secret: string;
+  rejectInvalid: boolean;
+}
+
+export function toSignatureSchemeName(stored: StoredScheme): SignatureScheme {
+  return stored === "standard_webhooks" ? "standard-webhooks" : stored;
+}
+
+function toStoredScheme(name: SignatureScheme): StoredScheme {
+  return name === "standard-webhooks" ? "standard_webhooks" : name;
+}
+
+const endpointColumns = {
+  id: true,
+  workspaceId: true,
+  name: true,
+  description: true,
+  enabled: true,
+  signingScheme: true,
+  signingSecret: true,
+  rejectInvalidSignatures: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+type EndpointRow = {
+  id: string;
+  workspaceId: string;
+  name: string;
+  description: string | null;
+  enabled: boolean;
+  signingScheme: StoredScheme | null;
+  signingSecret: string | null;
+  rejectInvalidSignatures: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/** Pending and total deliveries per endpoint, in one grouped query over the endpoint indexes. */
+async function countDeliveries(endpointIds: string[]): Promise<Map<string, { pending: number; total: number }>> {
+  if (endpointIds.length === 0) return new Map();
+  const rows = await db().$queryRaw<{ endpoint_id: string; pending: bigint; total: bigint }[]>`
+    SELECT webhook_endpoint_id AS endpoint_id,
+           count(*) FILTER (WHERE acknowledged_at IS NULL) AS pending,
+           count(*) AS total
+    FROM webhook_deliveries
+    WHERE webhook_endpoint_id = ANY(${endpointIds})
+    GROUP BY webhook_endpoint_id`;
+  return new Map(rows.map((row) => [row.endpoint_id, { pending: Number(row.pending), total: Number(row.total) }]));
+}
+
+function toResource(row: EndpointRow, counts: { pending: number; total: number } | undefined, baseUrl: string): WebhookEndpointResource {
+  return {
+    id: row.id,
+    workspaceId: row.workspaceId,
+    name: row.name,
+    description: row.description,
+    ingestUrl: `${baseUrl.replace(/\/+$/, "")}/webhooks/ingest/${row.id}`,
+    enabled: row.enabled,
+    signing:
+      row.signingScheme && row.signingSecret
+        ? { scheme: toSignatureSchemeName(row.signingScheme), rejectInvalid: row.rejectInvalidSignatures, secretHint: `…${row.signingSecret.slice(-4)}` }
+        : null,
+    pendingCount: counts?.pending ?? 0,
+    totalCount: counts?.total ?? 0,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+async function withCounts(rows: EndpointRow[], baseUrl: string): Promise<WebhookEndpointResource[]> {
+  const counts = await countDeliveries(rows.map((row) => row.id));
+  return rows.map((row) => toResource(row, counts.get(row.id), baseUrl));
+}
+
+function signingColumns(signing: SigningInput | null) {
+  if (!signing) return { signingScheme: null, signingSecret: null, rejectInvalidSignatures: false };
+  const problem = secretProblem(signing.scheme, signing.secret);
+  if (problem) throw new ApiError("validation_error", `Invalid signing secret: ${problem}`, { details: [{ path: "signing.secret", message: problem }] });
+  return { signingScheme: toStoredScheme(signing.scheme), signingSecret: signing.secret, rejectInvalidSignatures: signing.rejectInvalid };
+}
+
+const notFound = () => new ApiError("not_found", "No such webhook endpoint.");
+
+export async function createWebhookEndpoint(options: {
+  workspaceId: string;
+  name: string;
+  description?: string;
+  signing?: SigningInput;
+  baseUrl: string;
+}): Promise<WebhookEndpointResource> {
+  const row = await db().webhookEndpoint.create({
+    data: {
+      // 128 random bits after the time prefix: the ingest URL is the only secret a sender has.
+      id: createId("we"),
+      workspaceId: options.workspaceId,
+      name: options.name,
+      description: options.description ?? null,
+      ...signingColumns(options.signing ?? null),
+    },
+    select: endpointColumns,
+  });
+  return toResource(row, undefined, options.baseUrl);
+}
+
+export async function getWebhookEndpoint(options: { workspaceId: string; endpointId: string; baseUrl: string }): Promise<WebhookEndpointResource> {
+  const row = await db().webhookEndpoint.findFirst({ where: { id: options.endpointId, workspaceId: options.workspaceId }, select: endpointColumns });
+  if (!row) throw notFound();
+  const [resource] = await withCounts([row], options.baseUrl);
+  return resource!;
+}
+
+export async function listWebhookEndpoints(options: { workspaceId: string; limit: number; cursor?: string; baseUrl: string }) {
+  const scope = { workspaceId: options.workspaceId, list: "webhook-endpoints" };
+  const after = options.cursor ? decodeCursor(options.cursor, scope) : null;
+  const rows = await db().webhookEndpoint.findMany({
+    where: {
+      workspaceId: options.workspaceId,
+      ...(after && { createdAt: { lte: after.createdAt }, OR: [{ createdAt: { lt: after.createdAt } }, { id: { lt: after.id } }] }),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: options.limit + 1,
+    select: endpointColumns,
+  });
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    endpoints: await withCounts(page, options.baseUrl),
+    nextCursor: rows.length > options.limit && last ? encodeCursor(last, scope) : null,
+  };
+}
+
+export async function updateWebhookEndpoint(options: {
+  workspaceId: string;
+  endpointId: string;
+  changes: { name?: string; description?: string | null; enabled?: boolean; signing?: SigningInput | null };
+  baseUrl: string;
+}): Promise<WebhookEndpointResource> {
+  const { name, description, enabled, signing } = options.changes;
+  const { count } = await db().webhookEndpoint.updateMany({
+    where: { id: options.endpointId, workspaceId: options.workspaceId },
+    data: { name, description, enabled, ...(signing !== undefined && signingColumns(signing)) },
+  });
+  if (count === 0) throw notFound();
+  return getWebhookEndpoint(options);
+}
+
+/** Deletes the endpoint and, in the same statement (ON DELETE CASCADE), every delivery it received. */
+export async function deleteWebhookEndpoint(options: { workspaceId: string; endpointId: string }) {
+  return db().$transaction(async (tx) => {
+    const deliveries = await tx.webhookDelivery.count({ where: { webhookEndpointId: options.endpointId, workspaceId: options.workspaceId } });
+    const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: options.endpointId, workspaceId: options.workspaceId } });
+    if (count === 0) throw notFound();
+    return { id: options.endpointId, deleted: true as const, deletedDeliveries: deliveries };
+  });
+}
