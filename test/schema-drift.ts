@@ -48,7 +48,9 @@ interface Index {
   columns: string[];
   descending: boolean[];
   method: string;
-  /** Expression or partial indexes, which Prisma cannot declare. */
+  /** `WHERE` predicate of a partial index (`where: raw("…")`), normalized; absent for full indexes. */
+  predicate?: string;
+  /** Expression indexes, which Prisma cannot declare. */
   special?: string;
 }
 
@@ -148,6 +150,7 @@ async function expectedShape(schema: string): Promise<ExpectedShape> {
       columns,
       descending: index.fields.map((f) => f.sortOrder === "desc"),
       method: (index.algorithm ?? "BTree").toLowerCase(),
+      predicate: extras.get(index.model)?.indexPredicates.get(index.dbName ?? index.fields.map((f) => f.name).join(",")),
     });
   }
   return shape;
@@ -302,19 +305,46 @@ function referentialAction(action: string): string {
 interface SchemaTextExtras {
   unsupported: Map<string, { column: string; nullable: boolean }>;
   relationMaps: Map<string, string>;
+  /** Partial index predicates by `map:` name, or by the comma-joined field names when unnamed. */
+  indexPredicates: Map<string, string>;
+}
+
+/** A predicate as comparable text: PostgreSQL's pg_get_expr adds parentheses and quotes that the schema may not. */
+export function normalizePredicate(predicate: string): string {
+  let text = predicate.replaceAll('"', "").replace(/\s+/g, " ").trim().toLowerCase();
+  while (/^\(.*\)$/.test(text) && balanced(text.slice(1, -1))) text = text.slice(1, -1).trim();
+  return text;
+}
+
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const char of text) {
+    depth += char === "(" ? 1 : char === ")" ? -1 : 0;
+    if (depth < 0) return false;
+  }
+  return depth === 0;
 }
 
 /**
- * The two things DMMF does not carry: `Unsupported(...)` fields and `@relation(map: "...")` constraint names.
+ * What DMMF does not carry: `Unsupported(...)` fields, `@relation(map: "...")` constraint names and partial index
+ * predicates (`where: raw("...")`).
  * Read from the schema text, one field per line as Prisma's formatter writes them.
  */
 function scanSchemaText(schema: string): Map<string, SchemaTextExtras> {
   const result = new Map<string, SchemaTextExtras>();
   const withoutComments = schema.replace(/("(?:[^"\\]|\\.)*")|\/\/.*$/gm, (match, quoted: string | undefined) => quoted ?? "");
   for (const block of withoutComments.matchAll(/^\s*model\s+(\w+)\s*\{([\s\S]*?)^\s*\}/gm)) {
-    const extras: SchemaTextExtras = { unsupported: new Map(), relationMaps: new Map() };
+    const extras: SchemaTextExtras = { unsupported: new Map(), relationMaps: new Map(), indexPredicates: new Map() };
     result.set(block[1] ?? "", extras);
     for (const line of (block[2] ?? "").split("\n")) {
+      const partial = /^\s*@@(?:index|unique)\(\s*\[([^\]]*)\](.*)\bwhere:\s*raw\(\s*"((?:[^"\\]|\\.)*)"\s*\)/.exec(line);
+      if (partial) {
+        const [, fields = "", options = "", predicate = ""] = partial;
+        const name = /\bmap:\s*"([^"]+)"/.exec(options)?.[1];
+        const key = name ?? fields.split(",").map((f) => f.trim().replace(/\(.*$/, "")).join(",");
+        extras.indexPredicates.set(key, normalizePredicate(predicate.replaceAll('\\"', '"')));
+        continue;
+      }
       const field = /^\s*(\w+)\s+(\S+)(.*)$/.exec(line);
       if (!field) continue;
       const [, name = "", type = "", rest = ""] = field;
@@ -372,13 +402,13 @@ async function liveShape(client: pg.Client): Promise<LiveShape> {
 
   const indexes = await client.query<{
     table: string; name: string; primary: boolean; unique: boolean; columns: string[]; options: number[];
-    method: string; expressions: boolean; partial: boolean;
+    method: string; expressions: boolean; predicate: string | null;
   }>(`
     SELECT t.relname AS table, i.relname AS name, x.indisprimary AS primary, x.indisunique AS unique,
            array(SELECT a.attname FROM unnest(x.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
                  JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS columns,
            x.indoption::int2[]::int[] AS options, am.amname AS method,
-           x.indexprs IS NOT NULL AS expressions, x.indpred IS NOT NULL AS partial
+           x.indexprs IS NOT NULL AS expressions, pg_get_expr(x.indpred, x.indrelid) AS predicate
     FROM pg_index x
     JOIN pg_class i ON i.oid = x.indexrelid
     JOIN pg_class t ON t.oid = x.indrelid
@@ -393,7 +423,8 @@ async function liveShape(client: pg.Client): Promise<LiveShape> {
       // Bit 0 of each indoption entry is DESC.
       descending: row.options.slice(0, row.columns.length).map((option) => (option & 1) === 1),
       method: row.method,
-      special: row.expressions ? "on an expression" : row.partial ? "partial (WHERE …)" : undefined,
+      predicate: row.predicate === null ? undefined : normalizePredicate(row.predicate),
+      special: row.expressions ? "on an expression" : undefined,
     });
   }
 
@@ -542,13 +573,16 @@ function describeColumns(index: Index): string {
 
 function describeIndex(index: Index): string {
   const label = index.kind === "primary" ? "primary key" : index.kind === "unique" ? "unique index" : "index";
-  return `${label} ${index.name} (${describeColumns(index)})${index.method === "btree" ? "" : ` USING ${index.method}`}`;
+  return `${label} ${index.name} (${describeColumns(index)})${index.method === "btree" ? "" : ` USING ${index.method}`}${index.predicate ? ` WHERE ${index.predicate}` : ""}`;
 }
 
 function diffIndexes(tableName: string, table: Table<ExpectedDefault>, liveTable: Table<string | null>, report: Report): void {
   const unmatched = [...liveTable.indexes];
   for (const index of table.indexes) {
-    const at = unmatched.findIndex((live) => live.kind === index.kind && !live.special && live.columns.join(",") === index.columns.join(","));
+    const sameColumns = (live: Index) => live.kind === index.kind && !live.special && live.columns.join(",") === index.columns.join(",");
+    // Prefer the live index with the same predicate: a table may hold a full and a partial index on the same columns.
+    let at = unmatched.findIndex((live) => sameColumns(live) && live.predicate === index.predicate);
+    if (at < 0) at = unmatched.findIndex(sameColumns);
     if (at < 0) {
       report(`table ${tableName}: ${describeIndex(index)} is missing in the database`);
       continue;
@@ -559,6 +593,7 @@ function diffIndexes(tableName: string, table: Table<ExpectedDefault>, liveTable
     if (live.name !== index.name) report(`${where} is named ${live.name} in the database`);
     if (live.descending.join(",") !== index.descending.join(",")) report(`${where} is sorted (${describeColumns(live)}) in the database`);
     if (live.method !== index.method) report(`${where} uses ${live.method} in the database`);
+    if (live.predicate !== index.predicate) report(`${where} has ${live.predicate ? `WHERE ${live.predicate}` : "no WHERE"} in the database`);
   }
   for (const live of unmatched) {
     report(`table ${tableName}: ${describeIndex(live)}${live.special ? `, ${live.special},` : ""} is in the database but not in the schema`);

@@ -41,6 +41,8 @@ describe("schema.prisma and prisma/migrations", () => {
         `ALTER TABLE "workspaces" ALTER COLUMN "name" TYPE VARCHAR(100)`,
         `ALTER INDEX "users_email_key" RENAME TO "users_email_unique"`,
         `CREATE TABLE "stray" ("id" INTEGER)`,
+        `DROP INDEX "webhook_deliveries_endpoint_pending_idx"`,
+        `CREATE INDEX "webhook_deliveries_endpoint_pending_idx" ON "webhook_deliveries"("webhook_endpoint_id", "created_at", "id") WHERE acknowledged_at IS NOT NULL`,
       ]);
       const schema = await readFile(SCHEMA_PATH, "utf8");
       const differences = await compareSchemaWithDatabase({ schema, connectionString: database.url });
@@ -58,6 +60,7 @@ describe("schema.prisma and prisma/migrations", () => {
           `column workspaces.name: type is character varying(100), schema says text`,
           `table users: unique index users_email_key (email) is named users_email_unique in the database`,
           `table stray: in the database but not in the schema`,
+          `table webhook_deliveries: index webhook_deliveries_endpoint_pending_idx (webhook_endpoint_id, created_at, id) WHERE acknowledged_at is null has WHERE acknowledged_at is not null in the database`,
         ].sort(),
       );
     } finally {

@@ -65,6 +65,7 @@ export interface ListDeliveriesOptions {
 /**
  * The SQL of one page: a keyset scan over (created_at, id) — the row comparison is an index range condition, so a
  * page deep in ten million rows costs what the first page costs. `limit + 1` rows tell whether another page exists.
+ * ORDER BY names the table's columns: a bare `id` would mean the selected `id::text` and force a sort.
  */
 export function deliveryPageQuery(options: ListDeliveriesOptions, after: KeysetPosition | null): Prisma.Sql {
   const conditions = [Prisma.sql`workspace_id = ${options.workspaceId}`];
@@ -82,7 +83,7 @@ export function deliveryPageQuery(options: ListDeliveriesOptions, after: KeysetP
   return Prisma.sql`
     SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
     WHERE ${Prisma.join(conditions, " AND ")}
-    ORDER BY created_at ${direction}, id ${direction}
+    ORDER BY webhook_deliveries.created_at ${direction}, webhook_deliveries.id ${direction}
     LIMIT ${options.limit + 1}`;
 }
 

@@ -47,11 +47,11 @@ CREATE UNIQUE INDEX "webhook_deliveries_webhook_endpoint_id_dedup_key_key" ON "w
 
 CREATE INDEX "webhook_deliveries_workspace_id_created_at_id_idx" ON "webhook_deliveries"("workspace_id", "created_at", "id");
 
-CREATE INDEX "webhook_deliveries_workspace_pending_idx" ON "webhook_deliveries"("workspace_id", "acknowledged_at", "created_at", "id");
+CREATE INDEX "webhook_deliveries_workspace_pending_idx" ON "webhook_deliveries"("workspace_id", "created_at", "id") WHERE acknowledged_at IS NULL;
 
 CREATE INDEX "webhook_deliveries_webhook_endpoint_id_created_at_id_idx" ON "webhook_deliveries"("webhook_endpoint_id", "created_at", "id");
 
-CREATE INDEX "webhook_deliveries_endpoint_pending_idx" ON "webhook_deliveries"("webhook_endpoint_id", "acknowledged_at", "created_at", "id");
+CREATE INDEX "webhook_deliveries_endpoint_pending_idx" ON "webhook_deliveries"("webhook_endpoint_id", "created_at", "id") WHERE acknowledged_at IS NULL;
 
 ALTER TABLE "webhook_endpoints" ADD CONSTRAINT "webhook_endpoints_workspace_id_fkey"
     FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE CASCADE;
