@@ -11,6 +11,7 @@ let dataDir: string;
 let postgres: EmbeddedDatabase;
 let app: RunningApp;
 let liveKey: string;
+let ingestUrl: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), "signalbox-outage-"));
@@ -28,12 +29,20 @@ afterAll(async () => {
 
 const workspace = () => fetch(`${app.baseUrl}/v1/workspace`, { headers: { authorization: `Bearer ${liveKey}` }, signal: AbortSignal.timeout(10_000) });
 const health = () => fetch(`${app.baseUrl}/healthz`, { signal: AbortSignal.timeout(10_000) });
+const ingest = () => fetch(ingestUrl, { method: "POST", headers: { "content-type": "application/json" }, body: '{"n":1}', signal: AbortSignal.timeout(10_000) });
 
 describe("when the database goes away", () => {
   it("serves normally first", async () => {
     expect(liveKey).not.toBe("");
     expect((await workspace()).status).toBe(200);
     expect((await health()).status).toBe(200);
+    const created = await fetch(`${app.baseUrl}/v1/webhook-endpoints`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${liveKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "outage" }),
+    });
+    ingestUrl = ((await created.json()) as { data: { ingestUrl: string } }).data.ingestUrl;
+    expect((await ingest()).status).toBe(200);
   });
 
   it("answers 503 with the error body, never 200 or 500, and stays up", async () => {
@@ -49,6 +58,11 @@ describe("when the database goes away", () => {
     const body = await apiResponse.text();
     expect(JSON.parse(body)).toMatchObject({ success: false, error: { code: "service_unavailable" } });
     expect(body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|prisma/i);
+
+    // A sender must never get 200 for a delivery that was not stored.
+    const ingestResponse = await ingest();
+    expect(ingestResponse.status).toBe(503);
+    expect(await ingestResponse.json()).toMatchObject({ success: false, error: { code: "service_unavailable" } });
     expect(app.process.exitCode).toBeNull();
   });
 
@@ -56,5 +70,6 @@ describe("when the database goes away", () => {
     postgres = await startEmbeddedPostgres({ dataDir, port: postgres.port });
     await expect.poll(async () => (await health()).status, { timeout: 15_000, interval: 250 }).toBe(200);
     expect((await workspace()).status).toBe(200);
+    expect((await ingest()).status).toBe(200);
   });
 });

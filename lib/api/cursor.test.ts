@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "./errors";
-import { decodeCursor, encodeCursor } from "./cursor";
+import { decodeCursor, encodeCursor, type CursorScope } from "./cursor";
 
 beforeAll(() => {
   process.env.SIGNALBOX_SECRET ??= "unit-test-secret-unit-test-secret-0123";
 });
 
 const position = { createdAt: new Date("2026-11-22T10:00:00.123Z"), id: "0b7c6f0e-6a5e-4a0e-9a8e-3d2b1c0f9e8d" };
-const scope = { workspaceId: "ws_a", list: "deliveries", unacknowledged: true, endpointId: undefined };
+const scope: CursorScope = { workspaceId: "ws_a", list: "deliveries", unacknowledged: true, endpointId: undefined };
 
 function rejects(cursor: string, withScope = scope) {
   let caught: unknown;
