@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isProcessAlive } from "@/lib/db/embedded-postgres";
 import { startApp } from "./app-server";
 
 // `npm start` as a new user runs it: no DATABASE_URL, so the launcher starts its own embedded PostgreSQL.
@@ -16,22 +17,13 @@ function postmasterPid(): Promise<number | null> {
   );
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), "signalbox-launcher-"));
 });
 
 afterAll(async () => {
   const pid = await postmasterPid();
-  if (pid && isAlive(pid)) process.kill(pid, "SIGINT");
+  if (pid && isProcessAlive(pid)) process.kill(pid, "SIGINT");
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -59,7 +51,7 @@ describe("the launcher on an embedded database", () => {
 
   it("leaves no PostgreSQL running after SIGINT", async () => {
     const pid = await postmasterPid();
-    expect(pid === null || !isAlive(pid)).toBe(true);
+    expect(pid === null || !isProcessAlive(pid)).toBe(true);
   });
 
   it("keeps the workspace across restarts and prints no new keys", async () => {
@@ -77,13 +69,13 @@ describe("the launcher on an embedded database", () => {
     const crashed = await startApp(embedded());
     await crashed.stop("SIGKILL");
     const orphan = await postmasterPid();
-    expect(orphan && isAlive(orphan)).toBe(true);
+    expect(orphan && isProcessAlive(orphan)).toBe(true);
 
     const app = await startApp(embedded());
     try {
       const response = await fetch(`${app.baseUrl}/v1/workspace`, { headers: { authorization: `Bearer ${liveKey}` } });
       expect(response.status).toBe(200);
-      expect(orphan && isAlive(orphan)).toBe(false);
+      expect(orphan && isProcessAlive(orphan)).toBe(false);
     } finally {
       expect(await app.stop("SIGINT")).toBe(0);
     }

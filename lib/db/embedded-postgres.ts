@@ -48,7 +48,8 @@ async function clusterPassword(dataDir: string): Promise<string> {
   return password;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (signal 0 checks without signalling). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -66,18 +67,18 @@ async function stopOrphanedPostmaster(clusterDir: string): Promise<void> {
   const pidFile = path.join(clusterDir, "postmaster.pid");
   if (!existsSync(pidFile)) return;
   const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  if (!Number.isInteger(pid) || pid <= 0 || !isProcessAlive(pid)) return;
   const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
   // Field 4 of /proc/<pid>/stat is the parent pid; the command name (field 2) may contain spaces, so split after ")".
   const parentPid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  if (parentPid > 1 && isAlive(parentPid)) {
+  if (parentPid > 1 && isProcessAlive(parentPid)) {
     throw new Error(
       `The database in ${clusterDir} is in use by another running Signalbox (postgres pid ${pid}). ` +
         "Stop it first, or point DATA_DIR at another folder.",
     );
   }
   process.kill(pid, "SIGINT");
-  for (let waited = 0; isAlive(pid) && waited < 30_000; waited += 100) {
+  for (let waited = 0; isProcessAlive(pid) && waited < 30_000; waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
