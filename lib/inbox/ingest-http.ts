@@ -24,7 +24,7 @@ export function matchIngestPath(url: string): { hookId: string; query: string } 
  * Built from `rawHeaders` because Node's parsed `headers` drop repeats of some headers (content-type, user-agent, …).
  */
 export function receivedHeaders(rawHeaders: string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
+  const headers = Object.create(null) as Record<string, string>; // no inherited "constructor" or "__proto__"
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const name = rawHeaders[index]!.toLowerCase();
     const value = rawHeaders[index + 1]!;
@@ -56,12 +56,29 @@ function readIncomingBody(request: IncomingMessage, limit: number): Promise<Buff
   });
 }
 
-async function send(response: ServerResponse, answer: Response, closeConnection: boolean): Promise<void> {
+// After refusing a body, read and discard what is still arriving (within these bounds) instead of closing the socket:
+// closing with unread input sends a TCP reset, which can reach the sender before our answer does. Past the bounds
+// the sender is abusive and the connection is cut.
+const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
+const DRAIN_MAX_MS = 5_000;
+
+function discardRestOfBody(request: IncomingMessage): void {
+  let drained = 0;
+  const timer = setTimeout(() => request.destroy(), DRAIN_MAX_MS);
+  timer.unref();
+  request.on("data", (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_MAX_BYTES) request.destroy();
+  });
+  request.once("end", () => clearTimeout(timer));
+  request.once("close", () => clearTimeout(timer));
+  request.resume();
+}
+
+async function send(response: ServerResponse, answer: Response): Promise<void> {
   const body = Buffer.from(await answer.arrayBuffer());
   const headers: Record<string, string> = { "content-length": String(body.length) };
   answer.headers.forEach((value, name) => (headers[name] = value));
-  // A refused body may still be arriving: answer, then close rather than read the rest.
-  if (closeConnection) headers.connection = "close";
   response.writeHead(answer.status, headers);
   response.end(body);
 }
@@ -90,6 +107,6 @@ export async function handleIngestRequest(request: IncomingMessage, response: Se
     refusedBody = !request.readableEnded;
     answer = errorResponse(error);
   }
-  await send(response, answer, refusedBody);
-  if (refusedBody) response.once("finish", () => request.destroy());
+  if (refusedBody) discardRestOfBody(request);
+  await send(response, answer);
 }

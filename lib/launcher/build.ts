@@ -13,7 +13,8 @@ function newestMtime(entry: string): number {
     return 0;
   }
   if (!stats.isDirectory()) return /\.test\.tsx?$/.test(entry) ? 0 : stats.mtimeMs;
-  let newest = stats.mtimeMs;
+  // Files only: a folder's own time changes whenever a file (say, a new test) is added to it.
+  let newest = 0;
   for (const child of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, child)));
   return newest;
 }
