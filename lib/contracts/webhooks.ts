@@ -212,7 +212,8 @@ export const acknowledgeDeliveriesContract = defineContract({
       .array(z.string().min(1).max(100))
       .min(1, { error: "send 1 to 100 ids" })
       .max(100, { error: "send 1 to 100 ids" })
-      .refine((ids) => new Set(ids).size === ids.length, { error: "ids must be unique" }),
+      // Delivery ids are UUIDs, which compare without regard to case.
+      .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, { error: "ids must be unique" }),
   }),
   response: envelope(z.object({ acknowledged: z.array(z.string()), alreadyAcknowledged: z.array(z.string()), notFound: z.array(z.string()) })),
   errors: ["validation_error", "unauthorized"],

@@ -31,12 +31,20 @@ export interface BulkAcknowledgement {
 export async function acknowledgeDeliveries(options: { workspaceId: string; ids: string[] }): Promise<BulkAcknowledgement> {
   const result: BulkAcknowledgement = { acknowledged: [], alreadyAcknowledged: [], notFound: [] };
   const candidates = options.ids.filter(isDeliveryId).map((id) => id.toLowerCase());
+  // Rows are locked in id order before the update: concurrent bulk acks over overlapping ids then queue behind each
+  // other instead of deadlocking (a join would lock them in whatever order its hash table yields).
   const rows = await db().$queryRaw<{ id: string; acknowledged: boolean; found: boolean }[]>`
     WITH requested AS (SELECT DISTINCT unnest(${candidates}::uuid[]) AS id),
+    locked AS (
+      SELECT d.id FROM webhook_deliveries d
+      WHERE d.id IN (SELECT id FROM requested) AND d.workspace_id = ${options.workspaceId} AND d.acknowledged_at IS NULL
+      ORDER BY d.id
+      FOR UPDATE
+    ),
     updated AS (
       UPDATE webhook_deliveries d SET acknowledged_at = now()
-      FROM requested r
-      WHERE d.id = r.id AND d.workspace_id = ${options.workspaceId} AND d.acknowledged_at IS NULL
+      FROM locked l
+      WHERE d.id = l.id AND d.acknowledged_at IS NULL
       RETURNING d.id
     )
     SELECT r.id::text AS id, (u.id IS NOT NULL) AS acknowledged, (d.id IS NOT NULL) AS found
