@@ -13,6 +13,7 @@ import {
 } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import { startApp, type RunningApp } from "@/test/app-server";
+import { detailPaths, errorOf, ISO_MS, requestApi } from "@/test/http-api";
 
 // Listing, cursor paging, reading and acknowledging deliveries over HTTP against the real launcher
 // (spec §2.6, §3, §4.5–4.7; DESIGN §4). Bulk rows are seeded with one INSERT … SELECT generate_series.
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 // ---------------------------------------------------------------------------------------------------------------
-// Helpers (kept in this file on purpose: no shared test helpers).
+// Helpers of this file; the generic HTTP ones are in test/http-api.ts.
 
 interface Tenant {
   workspaceId: string;
@@ -137,34 +138,7 @@ async function walk(tenant: Tenant, query: Omit<ListQuery, "cursor">, options: {
   return { ids, pageSizes, finished: false };
 }
 
-interface ErrorResponseBody {
-  success: false;
-  error: { code: string; message: string; details?: { path: string; message: string }[] };
-}
-
-async function call(key: string | null, method: string, path: string, body?: unknown) {
-  const headers: Record<string, string> = {};
-  if (key) headers.authorization = `Bearer ${key}`;
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(`${app.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, json, text, headers: response.headers };
-}
-
-function errorOf(json: unknown): ErrorResponseBody["error"] {
-  expect(json).toMatchObject({ success: false, error: { code: expect.any(String), message: expect.any(String) } });
-  return (json as ErrorResponseBody).error;
-}
-
-function detailPaths(json: unknown): string[] {
-  return [...new Set((errorOf(json).details ?? []).map((detail) => detail.path))].sort();
-}
+const call = (key: string | null, method: string, path: string, body?: unknown) => requestApi(app.baseUrl, key, method, path, body);
 
 function countOf<T>(values: T[]): Map<T, number> {
   const counts = new Map<T, number>();
@@ -182,7 +156,6 @@ function shuffled<T>(values: T[]): T[] {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DELIVERIES = "/v1/webhook-endpoints/deliveries";
 

@@ -15,6 +15,7 @@ import {
 } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import { startApp, type RunningApp } from "@/test/app-server";
+import { detailPaths, errorOf, ISO_MS, requestApi } from "@/test/http-api";
 
 // The webhook endpoint management API over HTTP against the real launcher (DESIGN §4): create, list, get, patch,
 // delete, counts, unguessable ids, and tenant isolation.
@@ -44,35 +45,7 @@ async function newTenant(name = `Tenant ${++tenantCounter}`): Promise<Tenant> {
   return { workspaceId: workspace.id, key, client: createApiClient({ baseUrl: app.baseUrl, apiKey: key }) };
 }
 
-interface ErrorResponseBody {
-  success: false;
-  error: { code: string; message: string; details?: { path: string; message: string }[] };
-}
-
-/** A raw request: status, the parsed JSON body (or undefined) and the body text. */
-async function call(key: string | null, method: string, path: string, body?: unknown) {
-  const headers: Record<string, string> = {};
-  if (key) headers.authorization = `Bearer ${key}`;
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(`${app.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, json, text };
-}
-
-function errorOf(json: unknown): ErrorResponseBody["error"] {
-  expect(json).toMatchObject({ success: false, error: { code: expect.any(String), message: expect.any(String) } });
-  return (json as ErrorResponseBody).error;
-}
-
-function detailPaths(json: unknown): string[] {
-  return [...new Set((errorOf(json).details ?? []).map((detail) => detail.path))].sort();
-}
+const call = (key: string | null, method: string, path: string, body?: unknown) => requestApi(app.baseUrl, key, method, path, body);
 
 async function createEndpoint(tenant: Tenant, body: { name: string; description?: string; signing?: { scheme: (typeof SIGNATURE_SCHEME_NAMES)[number]; secret: string; rejectInvalid?: boolean } }) {
   return (await tenant.client.call(createWebhookEndpointContract, { body })).data;
@@ -92,7 +65,6 @@ async function endpointCount(workspaceId: string): Promise<number> {
   return db().webhookEndpoint.count({ where: { workspaceId } });
 }
 
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ENDPOINT_ID = /^we_[0-9A-Za-z]{22,}$/;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

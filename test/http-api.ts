@@ -1,0 +1,35 @@
+import { expect } from "vitest";
+import type { ErrorBody } from "@/lib/contracts/errors";
+
+/** ISO 8601 UTC with milliseconds, as every timestamp of the API is written. */
+export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * A raw API request for the error cases the typed client would refuse to send: status, parsed JSON (or undefined),
+ * body text and headers. A string body is sent as is; anything else as JSON.
+ */
+export async function requestApi(baseUrl: string, key: string | null, method: string, path: string, body?: unknown) {
+  const headers: Record<string, string> = {};
+  if (key) headers.authorization = `Bearer ${key}`;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, json, text, headers: response.headers };
+}
+
+/** The `error` of a documented error body (and asserts the body is one). */
+export function errorOf(json: unknown): ErrorBody["error"] {
+  expect(json).toMatchObject({ success: false, error: { code: expect.any(String), message: expect.any(String) } });
+  return (json as ErrorBody).error;
+}
+
+/** The distinct field paths named by a validation error, sorted. */
+export function detailPaths(json: unknown): string[] {
+  return [...new Set((errorOf(json).details ?? []).map((detail) => detail.path))].sort();
+}
