@@ -46,7 +46,7 @@ class SchemaCollector {
   }
 }
 
-function parametersOf(collector: SchemaCollector, schema: z.ZodObject<z.ZodRawShape> | undefined, location: "path" | "query") {
+function parametersOf(collector: SchemaCollector, schema: z.ZodObject<z.ZodRawShape> | undefined, location: "path" | "query" | "header") {
   if (!schema) return [];
   const json = collector.convert(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
@@ -78,7 +78,11 @@ function operationOf(collector: SchemaCollector, contract: Contract) {
     ...(contract.description ? { description: contract.description } : {}),
     // Either declaration describes the same header; clients may pick the one their tooling understands.
     security: contract.auth === "apiKey" ? [{ bearerAuth: [] }, { apiKeyHeader: [] }] : [],
-    parameters: [...parametersOf(collector, contract.params, "path"), ...parametersOf(collector, contract.query, "query")],
+    parameters: [
+      ...parametersOf(collector, contract.params, "path"),
+      ...parametersOf(collector, contract.query, "query"),
+      ...parametersOf(collector, contract.headers, "header"),
+    ],
     ...(contract.body
       ? { requestBody: { required: true, content: { "application/json": { schema: collector.convert(contract.body, "input") } } } }
       : {}),

@@ -51,8 +51,9 @@ export function route<C extends Contract>(contract: C, handler: Handler<C>) {
       const query = contract.query
         ? parseWith(contract.query, Object.fromEntries(new URL(request.url).searchParams), "query parameters")
         : undefined;
+      const headers = contract.headers ? parseWith(contract.headers, Object.fromEntries(request.headers), "headers") : undefined;
       const body = contract.body ? parseWith(contract.body, await readJsonBody(request), "request body") : undefined;
-      const result = await handler({ request, auth, params, query, body } as HandlerContext<C>);
+      const result = await handler({ request, auth, params, query, headers, body } as HandlerContext<C>);
       if (result instanceof Response) return result;
       return Response.json(result, { status: contract.successStatus ?? 200 });
     } catch (error) {

@@ -1,3 +1,4 @@
+import { setSubscriptionAllowance } from "@/lib/billing/balances";
 import { db } from "@/lib/db/client";
 import { createId, randomBase62 } from "@/lib/ids";
 import { createApiKey } from "./api-keys";
@@ -5,6 +6,8 @@ import { hashPassword } from "./password";
 import { createWorkspace } from "./workspaces";
 
 export const DEMO_USER_EMAIL = "demo@signalbox.local";
+/** A monthly allowance for the demo workspace, so its live key can make priced calls straight away. */
+export const DEMO_ALLOWANCE_CENTS = 1_000;
 // Any constant works; it serialises first-run seeding between instances that start together.
 const SEED_LOCK_KEY = 72_707_370;
 
@@ -24,7 +27,7 @@ export interface DemoCredentials {
 export async function ensureDemoWorkspace(): Promise<DemoCredentials | null> {
   const password = randomBase62(16);
   const passwordHash = await hashPassword(password);
-  return db().$transaction(async (tx) => {
+  const demo = await db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_KEY})`;
     if ((await tx.workspace.count()) > 0) return null;
     const user = await tx.user.create({ data: { id: createId("usr"), email: DEMO_USER_EMAIL, name: "Demo user", passwordHash } });
@@ -33,4 +36,6 @@ export async function ensureDemoWorkspace(): Promise<DemoCredentials | null> {
     const test = await createApiKey({ workspaceId: workspace.id, name: "Demo test key", mode: "test", createdByUserId: user.id, client: tx });
     return { workspaceId: workspace.id, workspaceName: workspace.name, email: user.email, password, liveKey: live.key, testKey: test.key };
   });
+  if (demo) await setSubscriptionAllowance({ workspaceId: demo.workspaceId, allowanceCents: DEMO_ALLOWANCE_CENTS, note: "Demo workspace allowance" });
+  return demo;
 }

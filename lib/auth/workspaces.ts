@@ -13,5 +13,8 @@ export async function createWorkspace(options: { name: string; ownerUserId?: str
 }
 
 export async function getWorkspace(options: { workspaceId: string }) {
-  return db().workspace.findUnique({ where: { id: options.workspaceId }, select: { id: true, name: true, createdAt: true } });
+  return db().workspace.findUnique({
+    where: { id: options.workspaceId },
+    select: { id: true, name: true, createdAt: true, subscriptionAllowanceCents: true, periodStartedAt: true },
+  });
 }

@@ -50,9 +50,15 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const fetchImpl = options.fetch ?? fetch;
   return {
     async call<C extends Contract>(contract: C, input: ClientInput<C>): Promise<ContractOutput<C>> {
-      const { params, query, body } = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
+      const { params, query, body, headers: extraHeaders } = input as {
+        params?: Record<string, unknown>;
+        query?: Record<string, unknown>;
+        headers?: Record<string, unknown>;
+        body?: unknown;
+      };
       const url = `${options.baseUrl ?? ""}${buildPath(contract.path, params)}${buildQuery(query)}`;
       const headers: Record<string, string> = { accept: "application/json", ...options.headers };
+      for (const [name, value] of Object.entries(extraHeaders ?? {})) if (value !== undefined) headers[name] = String(value);
       if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
       if (body !== undefined) headers["content-type"] = "application/json";
       const response = await fetchImpl(url, { method: contract.method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

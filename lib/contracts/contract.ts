@@ -38,6 +38,8 @@ export interface Contract {
   auth: "apiKey" | "none";
   params?: ObjectSchema;
   query?: ObjectSchema;
+  /** Request headers the operation reads, with lower-case names; other headers are ignored. */
+  headers?: ObjectSchema;
   body?: z.ZodType;
   /** The operation reads its body as raw bytes of any type (webhook ingest); the text describes it. */
   rawRequestBody?: string;
@@ -60,12 +62,13 @@ type InputOf<S> = S extends z.ZodType ? z.output<S> : undefined;
 export interface ContractInput<C extends Contract> {
   params: InputOf<C["params"]>;
   query: InputOf<C["query"]>;
+  headers: InputOf<C["headers"]>;
   body: InputOf<C["body"]>;
 }
 
 /** What a caller passes to the typed client. */
 export type ClientInput<C extends Contract> = {
-  [K in "params" | "query" | "body" as C[K] extends z.ZodType ? K : never]: C[K] extends z.ZodType ? z.input<C[K]> : never;
+  [K in "params" | "query" | "headers" | "body" as C[K] extends z.ZodType ? K : never]: C[K] extends z.ZodType ? z.input<C[K]> : never;
 };
 
 export type ContractOutput<C extends Contract> = z.output<C["response"]>;

@@ -1,4 +1,5 @@
 import type { Contract } from "./contract";
+import { domainEmailsContract, intelligenceContract } from "./enrichment";
 import { getHealthContract, getOpenApiDocumentContract } from "./system";
 import {
   acknowledgeDeliveriesContract,
@@ -18,6 +19,8 @@ import { getWorkspaceContract } from "./workspace";
 /** Every operation of the API. The OpenAPI document and the route-coverage test are built from this list. */
 export const contracts: readonly Contract[] = [
   getWorkspaceContract,
+  domainEmailsContract,
+  intelligenceContract,
   createWebhookEndpointContract,
   listWebhookEndpointsContract,
   getWebhookEndpointContract,

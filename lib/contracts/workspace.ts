@@ -21,6 +21,14 @@ export const getWorkspaceContract = defineContract({
     z.object({
       workspace: workspaceSchema,
       apiKey: z.object({ id: z.string(), mode: z.enum(["live", "test"]) }),
+      balances: z
+        .object({
+          subscriptionAllowanceCents: z.number().int(),
+          subscriptionRemainingCents: z.number().int(),
+          purchasedBalanceCents: z.number().int(),
+          periodStartedAt: z.iso.datetime(),
+        })
+        .meta({ description: "Enrichment money, in cents: the monthly allowance, what is left of it this period, and the purchased balance." }),
     }),
   ),
   errors: ["unauthorized"],

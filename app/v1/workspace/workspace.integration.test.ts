@@ -29,7 +29,11 @@ describe("GET /v1/workspace over HTTP", () => {
     const answer = await client.call(getWorkspaceContract, {});
     expect(answer).toEqual({
       success: true,
-      data: { workspace: { id: workspace.id, name: "Acme Inc", createdAt: workspace.createdAt.toISOString() }, apiKey: { id: live.apiKey.id, mode: "live" } },
+      data: {
+        workspace: { id: workspace.id, name: "Acme Inc", createdAt: workspace.createdAt.toISOString() },
+        apiKey: { id: live.apiKey.id, mode: "live" },
+        balances: { subscriptionAllowanceCents: 0, subscriptionRemainingCents: 0, purchasedBalanceCents: 0, periodStartedAt: expect.any(String) },
+      },
     });
     const testAnswer = await createApiClient({ baseUrl: app.baseUrl, apiKey: test.key }).call(getWorkspaceContract, {});
     expect(testAnswer.data.apiKey).toEqual({ id: test.apiKey.id, mode: "test" });

@@ -1,0 +1,151 @@
+import { randomUUID } from "node:crypto";
+import { ApiError } from "@/lib/api/errors";
+import { db } from "@/lib/db/client";
+import type { ApiKeyMode } from "@/lib/db/generated/enums";
+
+export interface Balances {
+  subscriptionRemainingCents: number;
+  purchasedBalanceCents: number;
+}
+
+interface BalanceRow {
+  subscription_remaining_cents: number;
+  purchased_balance_cents: number;
+}
+
+const toBalances = (row: BalanceRow): Balances => ({
+  subscriptionRemainingCents: row.subscription_remaining_cents,
+  purchasedBalanceCents: row.purchased_balance_cents,
+});
+
+/**
+ * Starts a new subscription period when a month (or more) has passed: the remaining allowance is reset to the
+ * allowance, in the same statement as its ledger entry. Idempotent and safe under concurrency (row lock).
+ */
+async function startDuePeriod(workspaceId: string): Promise<void> {
+  await db().$executeRaw`
+    WITH due AS (
+      SELECT id, subscription_remaining_cents AS before,
+             (extract(year FROM age(now(), period_started_at)) * 12 + extract(month FROM age(now(), period_started_at)))::int AS months
+      FROM workspaces WHERE id = ${workspaceId} AND period_started_at + interval '1 month' <= now()
+      FOR UPDATE
+    ),
+    reset AS (
+      UPDATE workspaces w
+      SET subscription_remaining_cents = w.subscription_allowance_cents,
+          period_started_at = w.period_started_at + make_interval(months => due.months)
+      FROM due WHERE w.id = due.id
+      RETURNING w.id, w.subscription_remaining_cents, w.purchased_balance_cents, due.before
+    )
+    INSERT INTO ledger_entries (id, workspace_id, kind, subscription_delta_cents, subscription_remaining_cents, purchased_balance_cents, note)
+    SELECT gen_random_uuid(), id, 'period_reset', subscription_remaining_cents - before, subscription_remaining_cents, purchased_balance_cents,
+           'New subscription period'
+    FROM reset`;
+}
+
+/** The workspace's balances now, after starting a due subscription period. */
+export async function getBalances(workspaceId: string): Promise<Balances> {
+  await startDuePeriod(workspaceId);
+  const [row] = await db().$queryRaw<BalanceRow[]>`
+    SELECT subscription_remaining_cents, purchased_balance_cents FROM workspaces WHERE id = ${workspaceId}`;
+  if (!row) throw new ApiError("not_found", "No such workspace.");
+  return toBalances(row);
+}
+
+export interface UsageRecord {
+  workspaceId: string;
+  apiKeyId: string;
+  keyMode: ApiKeyMode;
+  operation: string;
+  inputHash: string;
+  /** What the call cost (test keys: what it would have cost). */
+  costCents: number;
+  /** False for test keys and cached answers: the entry is written, no balance moves. */
+  debit: boolean;
+  cached: boolean;
+  latencyMs: number;
+  providersAttempted: number;
+  records: number | null;
+}
+
+/**
+ * Writes a usage entry to the ledger and, when `debit` is set, takes its cost from the subscription allowance first
+ * and the purchased balance second — one statement, so the debit and its ledger row commit together. The row lock
+ * and the coverage check make concurrent calls queue: a balance never goes negative, and a call the balance can no
+ * longer cover gets 402 and debits nothing.
+ */
+export async function recordUsage(usage: UsageRecord): Promise<Balances> {
+  const cost = usage.debit ? usage.costCents : 0;
+  const [row] = await db().$queryRaw<BalanceRow[]>`
+    WITH current AS (
+      SELECT id, subscription_remaining_cents AS sub, purchased_balance_cents AS pur
+      FROM workspaces WHERE id = ${usage.workspaceId}
+      FOR UPDATE
+    ),
+    split AS (
+      SELECT id, LEAST(sub, ${cost}) AS from_sub, ${cost} - LEAST(sub, ${cost}) AS from_pur
+      FROM current WHERE sub + pur >= ${cost}
+    ),
+    debited AS (
+      UPDATE workspaces w
+      SET subscription_remaining_cents = w.subscription_remaining_cents - split.from_sub,
+          purchased_balance_cents = w.purchased_balance_cents - split.from_pur
+      FROM split WHERE w.id = split.id
+      RETURNING w.id, w.subscription_remaining_cents, w.purchased_balance_cents, split.from_sub, split.from_pur
+    )
+    INSERT INTO ledger_entries
+      (id, workspace_id, kind, api_key_id, key_mode, operation, input_hash, cost_cents, subscription_delta_cents, purchased_delta_cents,
+       subscription_remaining_cents, purchased_balance_cents, cached, latency_ms, providers_attempted, records)
+    SELECT ${randomUUID()}::uuid, id, 'usage', ${usage.apiKeyId}, ${usage.keyMode}::"ApiKeyMode", ${usage.operation}, ${usage.inputHash},
+           ${usage.costCents}, -from_sub, -from_pur, subscription_remaining_cents, purchased_balance_cents, ${usage.cached},
+           ${usage.latencyMs}, ${usage.providersAttempted}, ${usage.records}
+    FROM debited
+    RETURNING subscription_remaining_cents, purchased_balance_cents`;
+  if (!row) throw paymentRequired(usage.costCents);
+  return toBalances(row);
+}
+
+export function paymentRequired(cents: number): ApiError {
+  return new ApiError("payment_required", `This call needs ${cents} cents and the workspace's balance cannot cover it. Add funds or wait for the next period.`);
+}
+
+/** Operator action: adds to the purchased balance, with a ledger entry naming why. */
+export async function creditWorkspace(options: { workspaceId: string; cents: number; note: string }): Promise<Balances> {
+  if (!Number.isInteger(options.cents) || options.cents <= 0) throw new Error("Credit must be a positive whole number of cents");
+  const [row] = await db().$queryRaw<BalanceRow[]>`
+    WITH credited AS (
+      UPDATE workspaces SET purchased_balance_cents = purchased_balance_cents + ${options.cents}
+      WHERE id = ${options.workspaceId}
+      RETURNING id, subscription_remaining_cents, purchased_balance_cents
+    )
+    INSERT INTO ledger_entries (id, workspace_id, kind, purchased_delta_cents, subscription_remaining_cents, purchased_balance_cents, note)
+    SELECT ${randomUUID()}::uuid, id, 'credit', ${options.cents}, subscription_remaining_cents, purchased_balance_cents, ${options.note}
+    FROM credited
+    RETURNING subscription_remaining_cents, purchased_balance_cents`;
+  if (!row) throw new Error(`No workspace ${options.workspaceId}`);
+  return toBalances(row);
+}
+
+/**
+ * Operator action: sets the monthly allowance. The remaining allowance of the current period is set to the new
+ * allowance as well (a plan change takes effect now), and the change is written to the ledger.
+ */
+export async function setSubscriptionAllowance(options: { workspaceId: string; allowanceCents: number; note: string }): Promise<Balances> {
+  if (!Number.isInteger(options.allowanceCents) || options.allowanceCents < 0) throw new Error("Allowance must be a whole number of cents, 0 or more");
+  const [row] = await db().$queryRaw<BalanceRow[]>`
+    WITH current AS (
+      SELECT id, subscription_remaining_cents AS before FROM workspaces WHERE id = ${options.workspaceId} FOR UPDATE
+    ),
+    changed AS (
+      UPDATE workspaces w
+      SET subscription_allowance_cents = ${options.allowanceCents}, subscription_remaining_cents = ${options.allowanceCents}
+      FROM current WHERE w.id = current.id
+      RETURNING w.id, w.subscription_remaining_cents, w.purchased_balance_cents, current.before
+    )
+    INSERT INTO ledger_entries (id, workspace_id, kind, subscription_delta_cents, subscription_remaining_cents, purchased_balance_cents, note)
+    SELECT ${randomUUID()}::uuid, id, 'allowance', subscription_remaining_cents - before, subscription_remaining_cents, purchased_balance_cents, ${options.note}
+    FROM changed
+    RETURNING subscription_remaining_cents, purchased_balance_cents`;
+  if (!row) throw new Error(`No workspace ${options.workspaceId}`);
+  return toBalances(row);
+}

@@ -1,0 +1,56 @@
+import type { FieldSpec } from "./types";
+
+export const INTELLIGENCE_SIGNALS = ["funding", "competitors", "technographics"] as const;
+export type IntelligenceSignal = (typeof INTELLIGENCE_SIGNALS)[number];
+
+export interface IntelligenceProviderInput {
+  domain: string;
+  signal: IntelligenceSignal;
+}
+
+export interface FundingRound {
+  type: string;
+  amountUsd: number | null;
+  date: string | null;
+  investors: string[];
+}
+
+export interface Funding {
+  totalRaisedUsd: number | null;
+  lastRound: FundingRound | null;
+  rounds: FundingRound[];
+}
+
+export interface Competitor {
+  name: string;
+  domain: string;
+  /** 0–1. */
+  similarity: number;
+}
+
+export interface Technology {
+  name: string;
+  category: string;
+  /** 0–1. */
+  confidence: number;
+  firstDetected: string | null;
+  lastDetected: string | null;
+  evidence: string[];
+}
+
+/** One field per signal: `funding` (Funding), `competitors` (Competitor[]), `technographics` (Technology[]). */
+export const INTELLIGENCE_FIELDS: readonly FieldSpec[] = [
+  { name: "funding", kind: "scalar" },
+  {
+    name: "competitors",
+    kind: "list",
+    key: (item) => (item as Competitor).domain.toLowerCase(),
+    confidence: (item) => (item as Competitor).similarity,
+  },
+  {
+    name: "technographics",
+    kind: "list",
+    key: (item) => (item as Technology).name.toLowerCase(),
+    confidence: (item) => (item as Technology).confidence,
+  },
+];

@@ -1,0 +1,67 @@
+/**
+ * The enrichment engine's vocabulary. An operation asks for fields; providers (first-party collectors, vendor
+ * adapters, the test-key sandbox) each supply some of them with a confidence; the waterfall runs providers in order
+ * and merges what they return. Provider ids are internal: they never appear in a response, header, error or log line
+ * a client can see.
+ */
+
+export type OperationName = "companies_domain_emails" | "companies_intelligence";
+
+/** One value a provider found, with how sure it is (0–1). */
+export interface FieldValue<T = unknown> {
+  value: T;
+  confidence: number;
+}
+
+/** What one provider returned: some fields, each with a confidence. List fields hold arrays of items. */
+export type ProviderFields = Record<string, FieldValue | undefined>;
+
+export interface ProviderContext {
+  /** Aborted when the provider's time is up or the request went away. */
+  signal: AbortSignal;
+}
+
+export interface EnrichmentProvider<Input = unknown> {
+  /** Internal id, e.g. "sandbox" or a vendor's name. Never leaves the server. */
+  id: string;
+  operation: OperationName;
+  /** The fields this provider can fill; the waterfall skips it when none of them is still missing. */
+  supplies: readonly string[];
+  /** What one call costs us, in cents; the waterfall will not start a call that would exceed the budget. */
+  costCents: number;
+  /** Per-call time limit; default 10 s. */
+  timeoutMs?: number;
+  /** Returns what it found. Throwing (or timing out) skips the provider; the call still answers. */
+  enrich(input: Input, context: ProviderContext): Promise<ProviderFields>;
+}
+
+/** How a field merges across providers. */
+export type FieldSpec =
+  | { name: string; kind: "scalar" }
+  /** Arrays of items de-duplicated by `key`; for equal keys the item with the higher `confidence` wins. */
+  | { name: string; kind: "list"; key: (item: unknown) => string; confidence: (item: unknown) => number };
+
+export interface WaterfallOptions<Input> {
+  providers: readonly EnrichmentProvider<Input>[];
+  input: Input;
+  fields: readonly FieldSpec[];
+  /** Fields the caller wants; the waterfall stops once `isComplete` says they are all there. */
+  requested: readonly string[];
+  /** Whether the merged result already answers the call (e.g. scalars present and enough list items). */
+  isComplete: (merged: ProviderFields) => boolean;
+  /** Provider spend allowed for this call, in cents. */
+  budgetCents: number;
+  signal?: AbortSignal;
+}
+
+export interface WaterfallResult {
+  merged: ProviderFields;
+  /** Providers that were called (including those that failed or timed out). */
+  providersAttempted: number;
+  providersFailed: number;
+  spentCents: number;
+  /** Why it stopped: all requested fields found, the next call would exceed the budget, or no providers left. */
+  stoppedBecause: "complete" | "budget" | "exhausted";
+  fieldsReturned: string[];
+  fieldsMissing: string[];
+}

@@ -1,0 +1,330 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/*
+ * A local stand-in for Hunter's API, so adapter and HTTP tests run offline over real HTTP. The protocol (path
+ * `/v2/domain-search`, its query parameters, X-API-KEY / api_key authentication, the `{ data, meta }` body and the
+ * `{ errors: [{ id, code, details }] }` error shape) follows Hunter's public API v2 documentation for Domain Search,
+ * as far as it is known without access to the service. The companies, people and addresses below are handmade and
+ * fictional: every domain is under the reserved `.example` TLD and every phone number is in the 555-0100..0199 range
+ * reserved for fiction.
+ */
+
+interface FakeSource {
+  domain: string;
+  uri: string;
+  extracted_on: string;
+  last_seen_on: string;
+  still_on_page: boolean;
+}
+
+interface FakeEmail {
+  value: string;
+  type: "personal" | "generic";
+  confidence: number;
+  sources: FakeSource[];
+  first_name: string | null;
+  last_name: string | null;
+  position: string | null;
+  seniority: string | null;
+  department: string | null;
+  // Optional so one record can leave them out entirely, as sparse upstream records sometimes do.
+  linkedin?: string | null;
+  twitter?: string | null;
+  phone_number?: string | null;
+  verification: { date: string | null; status: string | null };
+}
+
+interface FakeCompany {
+  domain: string;
+  organization: string | null;
+  pattern: string | null;
+  accept_all: boolean;
+  webmail: boolean;
+  disposable: boolean;
+  emails: FakeEmail[];
+}
+
+function source(domain: string, path: string, extractedOn: string, lastSeenOn: string): FakeSource {
+  return { domain, uri: `https://${domain}${path}`, extracted_on: extractedOn, last_seen_on: lastSeenOn, still_on_page: true };
+}
+
+function person(
+  value: string,
+  [firstName, lastName]: [string, string],
+  [position, seniority, department]: [string, string, string],
+  confidence: number,
+  extra: Partial<FakeEmail> = {},
+): FakeEmail {
+  const domain = value.split("@")[1] as string;
+  return {
+    value,
+    type: "personal",
+    confidence,
+    sources: [source(domain, "/about/team", "2024-03-11", "2025-12-02")],
+    first_name: firstName,
+    last_name: lastName,
+    position,
+    seniority,
+    department,
+    linkedin: null,
+    twitter: null,
+    phone_number: null,
+    verification: { date: "2025-11-20", status: "valid" },
+    ...extra,
+  };
+}
+
+function generic(value: string, department: string | null, confidence: number): FakeEmail {
+  const domain = value.split("@")[1] as string;
+  return {
+    value,
+    type: "generic",
+    confidence,
+    sources: [source(domain, "/contact", "2023-09-05", "2025-12-02")],
+    first_name: null,
+    last_name: null,
+    position: null,
+    seniority: null,
+    department,
+    linkedin: null,
+    twitter: null,
+    phone_number: null,
+    verification: { date: "2025-11-20", status: "valid" },
+  };
+}
+
+export const FAKE_HUNTER_COMPANIES: readonly FakeCompany[] = [
+  {
+    domain: "acme-robotics.example",
+    organization: "Acme Robotics",
+    pattern: "{first}.{last}",
+    accept_all: false,
+    webmail: false,
+    disposable: false,
+    emails: [
+      person("maria.gonzalez@acme-robotics.example", ["Maria", "Gonzalez"], ["Chief Executive Officer", "executive", "executive"], 97, {
+        sources: [
+          source("acme-robotics.example", "/about/team", "2024-03-11", "2025-12-02"),
+          source("robotics-news.example", "/2024/acme-raises-series-b", "2024-06-18", "2025-10-30"),
+        ],
+        linkedin: "https://linkedin.example/in/maria-gonzalez",
+        twitter: "mgonzalez_acme",
+        phone_number: "+1 202-555-0143",
+      }),
+      person("david.chen@acme-robotics.example", ["David", "Chen"], ["Chief Technology Officer", "executive", "it"], 95, {
+        linkedin: "https://linkedin.example/in/david-chen",
+      }),
+      person("priya.raman@acme-robotics.example", ["Priya", "Raman"], ["VP of Sales", "executive", "sales"], 93, {
+        phone_number: "+1 202-555-0171",
+      }),
+      person("tom.okafor@acme-robotics.example", ["Tom", "Okafor"], ["Senior Robotics Engineer", "senior", "it"], 88),
+      person("lena.fischer@acme-robotics.example", ["Lena", "Fischer"], ["Senior Account Executive", "senior", "sales"], 86),
+      person("samuel.reyes@acme-robotics.example", ["Samuel", "Reyes"], ["Financial Controller", "senior", "finance"], 84),
+      person("aiko.tanaka@acme-robotics.example", ["Aiko", "Tanaka"], ["Marketing Manager", "senior", "marketing"], 81),
+      person("jonas.berg@acme-robotics.example", ["Jonas", "Berg"], ["Software Engineer", "junior", "it"], 74, {
+        verification: { date: null, status: null },
+        linkedin: undefined,
+        twitter: undefined,
+        phone_number: undefined,
+      }),
+      person("chloe.martin@acme-robotics.example", ["Chloe", "Martin"], ["Sales Development Representative", "junior", "sales"], 71, {
+        verification: { date: "2025-08-14", status: "unknown" },
+      }),
+      generic("info@acme-robotics.example", null, 90),
+      generic("sales@acme-robotics.example", "sales", 87),
+      generic("support@acme-robotics.example", "support", 85),
+    ],
+  },
+  {
+    domain: "globex-logistics.example",
+    organization: "Globex Logistics",
+    pattern: "{f}{last}",
+    accept_all: true,
+    webmail: false,
+    disposable: false,
+    emails: [
+      person("hwright@globex-logistics.example", ["Helen", "Wright"], ["Chief Operating Officer", "executive", "operations"], 92, {
+        verification: { date: "2025-10-01", status: "accept_all" },
+      }),
+      person("rkumar@globex-logistics.example", ["Rahul", "Kumar"], ["Fleet Operations Manager", "senior", "operations"], 83, {
+        verification: { date: "2025-10-01", status: "accept_all" },
+      }),
+      person("emorales@globex-logistics.example", ["Elena", "Morales"], ["Recruiter", "junior", "hr"], 68, {
+        verification: { date: "2025-10-01", status: "accept_all" },
+      }),
+      generic("dispatch@globex-logistics.example", "operations", 79),
+      generic("careers@globex-logistics.example", "hr", 76),
+    ],
+  },
+  {
+    // Known to the finder, but nothing found: no organization, no pattern, no addresses.
+    domain: "quiet-holdings.example",
+    organization: null,
+    pattern: null,
+    accept_all: false,
+    webmail: false,
+    disposable: false,
+    emails: [],
+  },
+];
+
+/** `normal` answers per the data; the others simulate the failures an adapter must survive. */
+export type FakeHunterMode = "normal" | "rate_limited" | "server_error" | "slow" | "malformed" | "unexpected_shape" | "redirect";
+
+export interface FakeHunterRequest {
+  method: string;
+  /** Path and query exactly as received. */
+  url: string;
+  path: string;
+  query: Record<string, string>;
+  /** Lower-cased names, as node:http gives them. */
+  headers: IncomingHttpHeaders;
+}
+
+export interface FakeHunterOptions {
+  /** Default: a random key. */
+  apiKey?: string;
+  /** The `retry-after` of `rate_limited` answers; default 30. */
+  retryAfterSeconds?: number;
+  /** How long `slow` waits before answering; default 5 s. */
+  slowMs?: number;
+}
+
+export interface FakeHunter {
+  /** Like "https://api.hunter.io/v2": `${baseUrl}/domain-search`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Every request received, oldest first. */
+  requests: FakeHunterRequest[];
+  setMode(mode: FakeHunterMode): void;
+  close(): Promise<void>;
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  response.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
+  response.end(JSON.stringify(body));
+}
+
+function sendError(response: ServerResponse, status: number, id: string, details: string, headers: Record<string, string> = {}) {
+  sendJson(response, status, { errors: [{ id, code: status, details }] }, headers);
+}
+
+/** As in Hunter: a filter is a comma-separated list of accepted values. */
+function matches(value: string | null, filter: string | null): boolean {
+  if (filter === null) return true;
+  return value !== null && filter.split(",").map((item) => item.trim().toLowerCase()).includes(value.toLowerCase());
+}
+
+function nonNegativeInteger(text: string | null, fallback: number): number | null {
+  if (text === null) return fallback;
+  return /^\d+$/.test(text) ? Number(text) : null;
+}
+
+function domainSearch(query: URLSearchParams, response: ServerResponse) {
+  const domain = query.get("domain");
+  const companyName = query.get("company");
+  const type = query.get("type");
+  const seniority = query.get("seniority");
+  const department = query.get("department");
+  const limit = nonNegativeInteger(query.get("limit"), 10);
+  const offset = nonNegativeInteger(query.get("offset"), 0);
+
+  if (!domain && !companyName) return sendError(response, 400, "wrong_params", "You are missing the domain or company parameter");
+  if (type !== null && type !== "personal" && type !== "generic") {
+    return sendError(response, 400, "wrong_params", "The type parameter must be personal or generic");
+  }
+  if (limit === null || limit < 1 || limit > 100) return sendError(response, 400, "wrong_params", "The limit must be between 1 and 100");
+  if (offset === null) return sendError(response, 400, "wrong_params", "The offset must be a positive integer");
+
+  // The domain wins when both are given; a company name is matched case-insensitively.
+  const company = domain
+    ? FAKE_HUNTER_COMPANIES.find((item) => item.domain === domain.toLowerCase())
+    : FAKE_HUNTER_COMPANIES.find((item) => item.organization?.toLowerCase() === companyName?.trim().toLowerCase());
+  const found = company ?? {
+    domain: domain ? domain.toLowerCase() : null,
+    organization: null,
+    pattern: null,
+    accept_all: false,
+    webmail: false,
+    disposable: false,
+    emails: [],
+  };
+  const emails = found.emails.filter(
+    (email) => (type === null || email.type === type) && matches(email.seniority, seniority) && matches(email.department, department),
+  );
+  sendJson(response, 200, {
+    data: { ...found, emails: emails.slice(offset, offset + limit), linked_domains: [] },
+    meta: {
+      results: emails.length,
+      limit,
+      offset,
+      params: { domain: domain ?? null, company: companyName ?? null, type, seniority, department },
+    },
+  });
+}
+
+/** Starts the fake on 127.0.0.1 on a free port. */
+export async function startFakeHunter(options: FakeHunterOptions = {}): Promise<FakeHunter> {
+  const apiKey = options.apiKey ?? `fake_${randomBytes(16).toString("hex")}`;
+  const requests: FakeHunterRequest[] = [];
+  const pending = new Set<NodeJS.Timeout>();
+  let mode: FakeHunterMode = "normal";
+
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://fake.invalid");
+    requests.push({ method: request.method ?? "", url: request.url ?? "", path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers });
+
+    if (url.pathname !== "/v2/domain-search" || request.method !== "GET") return sendError(response, 404, "not_found", "This route does not exist");
+    const key = request.headers["x-api-key"] ?? url.searchParams.get("api_key");
+    if (key !== apiKey) return sendError(response, 401, "authentication_failed", "No user found for the API key supplied");
+
+    switch (mode) {
+      case "rate_limited":
+        return sendError(response, 429, "too_many_requests", "You have reached your rate limit", { "retry-after": String(options.retryAfterSeconds ?? 30) });
+      case "server_error":
+        return sendError(response, 500, "server_error", "Something went wrong on our side");
+      case "malformed":
+        response.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+        return response.end('{"data":{"domain":"acme-robotics.example","emails":[{"value":"maria.gonz');
+      case "unexpected_shape":
+        return sendJson(response, 200, { data: { domain: "acme-robotics.example", emails: { count: 12 } } });
+      case "redirect":
+        response.writeHead(302, { location: `http://127.0.0.1:${(server.address() as AddressInfo).port}/elsewhere` });
+        return response.end();
+      case "slow": {
+        const timer = setTimeout(() => {
+          pending.delete(timer);
+          domainSearch(url.searchParams, response);
+        }, options.slowMs ?? 5_000);
+        pending.add(timer);
+        // The client gave up: do not answer into a closed socket.
+        response.on("close", () => {
+          clearTimeout(timer);
+          pending.delete(timer);
+        });
+        return;
+      }
+      case "normal":
+        return domainSearch(url.searchParams, response);
+    }
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v2`,
+    apiKey,
+    requests,
+    setMode: (next) => {
+      mode = next;
+    },
+    close: async () => {
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    },
+  };
+}
