@@ -1,18 +1,22 @@
 import { ApiError } from "./errors";
 
-function tooLarge(limit: number): ApiError {
-  return new ApiError("payload_too_large", `Request body exceeds ${limit} bytes.`);
-}
-
 /**
- * Reads a request body into memory, never holding more than `limit` bytes: a larger declared Content-Length is
- * refused before reading, and a body that grows past the limit while streaming (chunked or lying) is cut off.
+ * Reads a web stream into memory, never holding more than `limit` bytes: a larger declared length is refused before
+ * reading, and a stream that grows past the limit (chunked, or lying about its length) is cancelled. Used for request
+ * bodies and for upstream answers alike.
  */
-export async function readBodyWithLimit(request: Request, limit: number): Promise<Buffer> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
+export async function readLimited(
+  stream: ReadableStream<Uint8Array> | null,
+  declaredLength: string | null,
+  limit: number,
+  tooLarge: () => Error,
+): Promise<Buffer> {
+  if (declaredLength !== null && Number(declaredLength) > limit) {
+    await stream?.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  if (!stream) return Buffer.alloc(0);
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -21,9 +25,14 @@ export async function readBodyWithLimit(request: Request, limit: number): Promis
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
+      throw tooLarge();
     }
     chunks.push(value);
   }
   return Buffer.concat(chunks, size);
+}
+
+/** A request body of at most `limit` bytes; more is 413 `payload_too_large`. */
+export function readBodyWithLimit(request: Request, limit: number): Promise<Buffer> {
+  return readLimited(request.body, request.headers.get("content-length"), limit, () => new ApiError("payload_too_large", `Request body exceeds ${limit} bytes.`));
 }

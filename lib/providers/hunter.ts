@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { readLimited } from "@/lib/api/body";
 import { DOMAIN_EMAIL_FIELDS, type DomainEmailsProviderInput, type EmailRecord } from "@/lib/enrichment/domain-emails-fields";
 import type { EnrichmentProvider, ProviderFields } from "@/lib/enrichment/types";
 
@@ -144,26 +145,8 @@ async function getJson(fetchImpl: typeof fetch, url: string, apiKey: string, sig
 
 /** The body as text, refusing (without buffering) anything over MAX_BODY_BYTES. */
 async function readText(response: Response): Promise<string> {
-  const tooLarge = () => new UpstreamError("upstream answer is too large");
-  if (Number(response.headers.get("content-length")) > MAX_BODY_BYTES) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const body = await readLimited(response.body, response.headers.get("content-length"), MAX_BODY_BYTES, () => new UpstreamError("upstream answer is too large"));
+  return body.toString("utf8");
 }
 
 /** Network errors carry the upstream's host in their cause: it stays there, for the server's own logs, not in the message. */
