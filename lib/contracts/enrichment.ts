@@ -43,11 +43,10 @@ export const metaSchema = z
   .meta({ id: "Meta", description: "Cost and balance of the call, in cents, and how it was answered." });
 
 const pricedHeaders = z.object({
-  "x-budget-cents": z.coerce
-    .number({ error: "must be a whole number of cents" })
-    .int({ error: "must be a whole number of cents" })
-    .min(0, { error: "must be 0 or more" })
-    .max(10_000_000)
+  "x-budget-cents": z
+    .string()
+    .regex(/^\d{1,8}$/, { error: "must be a whole number of cents, 0 or more" })
+    .transform(Number)
     .optional()
     .meta({ description: "The most this call may cost, in cents. The answer is cut to fit; below the minimum price → 402." }),
   "cache-control": z.string().optional().meta({ description: "`no-cache` answers from upstream even when a cached answer exists." }),
@@ -95,7 +94,7 @@ export const domainEmailsContract = defineContract({
   tag: "Companies enrich",
   summary: "Email addresses found for a company",
   description:
-    "By `domain`, or by `company` name (resolved to its domain). Each address comes with name, position, type (personal or generic) and verification when available. Priced: a base price plus one price per address returned (`meta.priceRange`).",
+    "By `domain`, or by `company` name (resolved to its domain). Each address comes with name, position, type (personal or generic) and verification when available. Up to 100 addresses are considered per company; `total` counts the matches among them and `limit`/`offset` page through them. Priced: a base price plus one price per address returned (`meta.priceRange`).",
   auth: "apiKey",
   headers: pricedHeaders,
   body: z
@@ -103,7 +102,7 @@ export const domainEmailsContract = defineContract({
       domain: publicHostname.optional(),
       company: text.optional(),
       limit: z.number().int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(100, { error: "must be at most 100" }).default(10),
-      offset: z.number().int({ error: "must be a whole number" }).min(0, { error: "must be 0 or more" }).max(10_000).default(0),
+      offset: z.number().int({ error: "must be a whole number" }).min(0, { error: "must be 0 or more" }).max(1_000_000).default(0),
       type: z.enum(["personal", "generic"]).optional(),
       seniority: text.optional(),
       department: text.optional(),

@@ -6,7 +6,7 @@ export interface DomainEmailsProviderInput {
   domain?: string;
   /** The company's name, when the caller gave no domain: providers resolve it (field `domain`). */
   company?: string;
-  /** How many emails the call needs at most (offset + limit). */
+  /** How many addresses to return at most; a provider answers with all it has up to this. */
   wanted: number;
   type?: "personal" | "generic";
   seniority?: string;

@@ -16,6 +16,11 @@ export interface DomainEmailsRequest {
 }
 
 const CACHE_TTL_SECONDS = 7 * 24 * 3600;
+/**
+ * Addresses considered per company. Providers are always asked for this many, whatever page is requested, so every
+ * page is cut from the same list (the same cached answer, for live keys): pages never skip or repeat an address.
+ */
+export const MAX_DOMAIN_EMAILS = 100;
 const SCALARS = ["domain", "organization", "pattern", "acceptAll", "webmail", "disposable"] as const;
 const REQUESTED = [...SCALARS, "emails"];
 
@@ -39,7 +44,7 @@ export async function findDomainEmails(options: { principal: ApiKeyPrincipal; re
   const providerInput: DomainEmailsProviderInput = {
     domain: request.domain,
     company: request.domain ? undefined : request.company,
-    wanted: request.offset + request.limit,
+    wanted: MAX_DOMAIN_EMAILS,
     type: request.type,
     seniority: request.seniority,
     department: request.department,
@@ -47,7 +52,14 @@ export async function findDomainEmails(options: { principal: ApiKeyPrincipal; re
   return runPricedCall({
     principal: options.principal,
     operation: "companies_domain_emails",
-    normalizedInput: { ...request, company: request.company?.trim().toLowerCase() },
+    // Paging is applied to the answer, not asked of providers: it is not part of the input.
+    normalizedInput: {
+      domain: request.domain,
+      company: request.domain ? undefined : request.company?.trim().toLowerCase(),
+      type: request.type,
+      seniority: request.seniority?.toLowerCase(),
+      department: request.department?.toLowerCase(),
+    },
     priceRange: domainEmailsPriceRange(request.limit),
     budgetCents: options.budgetCents,
     bypassCache: options.bypassCache,
@@ -58,12 +70,12 @@ export async function findDomainEmails(options: { principal: ApiKeyPrincipal; re
         input: providerInput,
         fields: DOMAIN_EMAIL_FIELDS,
         requested: REQUESTED,
-        isComplete: (merged) =>
-          SCALARS.every((name) => merged[name]?.value != null) && ((merged.emails?.value as unknown[] | undefined)?.length ?? 0) >= providerInput.wanted,
+        // Filled means found: every scalar, and addresses from at least one provider (each returns all it has).
+        isComplete: (merged) => SCALARS.every((name) => merged[name]?.value != null) && ((merged.emails?.value as unknown[] | undefined)?.length ?? 0) > 0,
         budgetCents: spendCapCents,
       }),
     shape: (output, capCents) => {
-      const emails = matchingEmails(output, request);
+      const emails = matchingEmails(output, request).slice(0, MAX_DOMAIN_EMAILS);
       const { baseCents, perEmailCents } = PRICES.companies_domain_emails;
       // A budget may afford fewer emails than `limit`: the page is cut there, never the price raised.
       const affordable = Number.isFinite(capCents) ? Math.max(0, Math.floor((capCents - baseCents) / perEmailCents)) : request.limit;
