@@ -19,6 +19,8 @@ const envSchema = z.object({
   SIGNALBOX_SECRET: optionalString.pipe(z.string().min(32, { error: "must be at least 32 characters" }).optional()),
   /** Proxies whose X-Forwarded-For is believed: comma-separated IPs or CIDRs. */
   TRUSTED_PROXIES: z.string().default(""),
+  /** Waterfall priority: provider ids, comma-separated; listed ones run first in this order, the rest after. */
+  ENRICHMENT_PROVIDER_ORDER: z.string().default(""),
   /** Enables the email-finder vendor adapter (domain search). */
   HUNTER_API_KEY: optionalString,
   HUNTER_API_URL: optionalString.pipe(z.url().optional()),

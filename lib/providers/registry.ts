@@ -10,6 +10,20 @@ export interface ProviderLists {
   intelligence: EnrichmentProvider<IntelligenceProviderInput>[];
 }
 
+/**
+ * Providers in the operator's priority order (ENRICHMENT_PROVIDER_ORDER): the ids it lists first, in its order, then
+ * every other provider in its default order. Ids that match no provider are ignored.
+ */
+export function orderProviders<T extends { id: string }>(providers: readonly T[], order: string): T[] {
+  const priority = order.split(",").map((id) => id.trim().toLowerCase()).filter(Boolean);
+  const rank = (provider: T) => {
+    const index = priority.indexOf(provider.id.toLowerCase());
+    return index === -1 ? priority.length : index;
+  };
+  // Array.prototype.sort is stable, so unlisted providers keep their default order.
+  return [...providers].sort((a, b) => rank(a) - rank(b));
+}
+
 let live: ProviderLists | undefined;
 
 /**
@@ -21,7 +35,7 @@ export function liveProviders(): ProviderLists {
   const config = env();
   const domainEmails: EnrichmentProvider<DomainEmailsProviderInput>[] = [];
   if (config.HUNTER_API_KEY) domainEmails.push(createHunterDomainEmailsProvider({ apiKey: config.HUNTER_API_KEY, baseUrl: config.HUNTER_API_URL }));
-  live = { domainEmails, intelligence: [] };
+  live = { domainEmails: orderProviders(domainEmails, config.ENRICHMENT_PROVIDER_ORDER), intelligence: [] };
   return live;
 }
 
