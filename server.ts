@@ -78,6 +78,9 @@ async function main(): Promise<void> {
     const migrations = await migrateDatabase(database.url);
     if (migrations.applied.length) log(`Applied migrations: ${migrations.applied.join(", ")}`);
     process.env.SIGNALBOX_SECRET = env.SIGNALBOX_SECRET ?? (await ensureAppSecret(database.url));
+    // Dashboard sign-in (next-auth) redirects to PUBLIC_BASE_URL when set, else to the host the browser used.
+    if (env.PUBLIC_BASE_URL) process.env.NEXTAUTH_URL = env.PUBLIC_BASE_URL;
+    else process.env.AUTH_TRUST_HOST = "1";
     const demo = await ensureDemoWorkspace();
 
     const app = next({ dev, dir: process.cwd(), hostname: env.HOST, port: env.PORT });

@@ -19,6 +19,11 @@ const envSchema = z.object({
   SIGNALBOX_SECRET: optionalString.pipe(z.string().min(32, { error: "must be at least 32 characters" }).optional()),
   /** Proxies whose X-Forwarded-For is believed: comma-separated IPs or CIDRs. */
   TRUSTED_PROXIES: z.string().default(""),
+  /** Optional OAuth sign-in for the dashboard: each provider is enabled when both of its values are set. */
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
   /** Waterfall priority: provider ids, comma-separated; listed ones run first in this order, the rest after. */
   ENRICHMENT_PROVIDER_ORDER: z.string().default(""),
   /** Enables the email-finder vendor adapter (domain search). */

@@ -77,7 +77,7 @@ function operationOf(collector: SchemaCollector, contract: Contract) {
     summary: contract.summary,
     ...(contract.description ? { description: contract.description } : {}),
     // Either declaration describes the same header; clients may pick the one their tooling understands.
-    security: contract.auth === "apiKey" ? [{ bearerAuth: [] }, { apiKeyHeader: [] }] : [],
+    security: contract.auth === "none" ? [] : [{ bearerAuth: [] }, { apiKeyHeader: [] }],
     parameters: [
       ...parametersOf(collector, contract.params, "path"),
       ...parametersOf(collector, contract.query, "query"),

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
+
 import type { Contract, ContractInput, ContractOutput } from "@/lib/contracts/contract";
-import { authenticateRequest } from "./authenticate";
+import { authenticateRequest, type Principal } from "./authenticate";
 import { readBodyWithLimit } from "./body";
 import { ApiError, errorResponse, validationError } from "./errors";
 
@@ -10,8 +10,8 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
 interface HandlerContext<C extends Contract> extends ContractInput<C> {
   request: Request;
-  /** The API key's workspace; present exactly when the contract's `auth` is `apiKey`. */
-  auth: C["auth"] extends "apiKey" ? ApiKeyPrincipal : null;
+  /** The caller's workspace; present exactly when the contract requires authentication (with a key for `apiKey`). */
+  auth: C["auth"] extends "apiKey" ? Principal & { apiKeyId: string } : C["auth"] extends "workspace" ? Principal : null;
 }
 
 type Handler<C extends Contract> = (context: HandlerContext<C>) => Promise<ContractOutput<C> | Response>;
@@ -46,7 +46,7 @@ async function readJsonBody(request: Request): Promise<unknown> {
 export function route<C extends Contract>(contract: C, handler: Handler<C>) {
   return async function handle(request: Request, context: NextRouteContext): Promise<Response> {
     try {
-      const auth = contract.auth === "apiKey" ? await authenticateRequest(request) : null;
+      const auth = contract.auth === "none" ? null : await authenticateRequest(request, { allowSession: contract.auth === "workspace" });
       const params = contract.params ? parseWith(contract.params, await context.params, "path parameters") : undefined;
       const query = contract.query
         ? parseWith(contract.query, Object.fromEntries(new URL(request.url).searchParams), "query parameters")

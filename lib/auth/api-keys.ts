@@ -54,6 +54,18 @@ export async function revokeApiKey(options: { workspaceId: string; apiKeyId: str
   return count === 1;
 }
 
+const listedColumns = { id: true, name: true, mode: true, start: true, createdAt: true, lastUsedAt: true, revokedAt: true } as const;
+
+/** A workspace's keys, newest first, revoked ones included; never a secret or a hash. */
+export async function listApiKeys(options: { workspaceId: string }) {
+  return db().apiKey.findMany({ where: { workspaceId: options.workspaceId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: listedColumns });
+}
+
+/** One key of the workspace, or null (another workspace's key is as unknown as a missing one). */
+export async function findApiKey(options: { workspaceId: string; apiKeyId: string }) {
+  return db().apiKey.findFirst({ where: { id: options.apiKeyId, workspaceId: options.workspaceId }, select: listedColumns });
+}
+
 export interface ApiKeyPrincipal {
   apiKeyId: string;
   mode: ApiKeyMode;

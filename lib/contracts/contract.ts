@@ -34,8 +34,11 @@ export interface Contract {
   description?: string;
   /** `next`: a route file under `app/` (the default). `launcher`: answered by server.ts before Next.js (ingest). */
   servedBy?: "next" | "launcher";
-  /** `apiKey`: `Authorization: Bearer <key>` is required. `none`: public. */
-  auth: "apiKey" | "none";
+  /**
+   * `apiKey`: `Authorization: Bearer <key>` is required. `workspace`: a key, or a member's dashboard session.
+   * `none`: public.
+   */
+  auth: "apiKey" | "workspace" | "none";
   params?: ObjectSchema;
   query?: ObjectSchema;
   /** Request headers the operation reads, with lower-case names; other headers are ignored. */

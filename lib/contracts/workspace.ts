@@ -15,12 +15,12 @@ export const getWorkspaceContract = defineContract({
   path: "/v1/workspace",
   tag: "Workspace",
   summary: "The workspace the API key belongs to",
-  description: "Answers who the presented key belongs to and whether it is a live or a test key.",
-  auth: "apiKey",
+  description: "Answers who the presented key belongs to and whether it is a live or a test key (`apiKey` is null for a dashboard session), with the workspace's balances.",
+  auth: "workspace",
   response: envelope(
     z.object({
       workspace: workspaceSchema,
-      apiKey: z.object({ id: z.string(), mode: z.enum(["live", "test"]) }),
+      apiKey: z.object({ id: z.string(), mode: z.enum(["live", "test"]) }).nullable(),
       balances: z
         .object({
           subscriptionAllowanceCents: z.number().int(),

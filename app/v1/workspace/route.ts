@@ -13,7 +13,7 @@ export const GET = route(getWorkspaceContract, async ({ auth }) => {
     success: true as const,
     data: {
       workspace: { id: workspace.id, name: workspace.name, createdAt: workspace.createdAt.toISOString() },
-      apiKey: { id: auth.apiKeyId, mode: auth.mode },
+      apiKey: auth.apiKeyId ? { id: auth.apiKeyId, mode: auth.mode } : null,
       balances: {
         subscriptionAllowanceCents: workspace.subscriptionAllowanceCents,
         ...balances,

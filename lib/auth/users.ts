@@ -1,0 +1,67 @@
+import { ApiError } from "@/lib/api/errors";
+import { db } from "@/lib/db/client";
+import { createId } from "@/lib/ids";
+import { hashPassword, verifyPassword } from "./password";
+import { createWorkspace } from "./workspaces";
+
+export const MIN_PASSWORD_LENGTH = 10;
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Signs up a new user with a new workspace they own. The email must not be taken. */
+export async function createAccount(options: { email: string; password: string; name?: string; workspaceName: string }) {
+  const email = normalizeEmail(options.email);
+  if (options.password.length < MIN_PASSWORD_LENGTH) {
+    throw new ApiError("validation_error", `The password must have at least ${MIN_PASSWORD_LENGTH} characters.`, {
+      details: [{ path: "password", message: `must have at least ${MIN_PASSWORD_LENGTH} characters` }],
+    });
+  }
+  const passwordHash = await hashPassword(options.password);
+  try {
+    return await db().$transaction(async (tx) => {
+      const user = await tx.user.create({ data: { id: createId("usr"), email, name: options.name?.trim() || null, passwordHash }, select: { id: true, email: true } });
+      const workspace = await createWorkspace({ name: options.workspaceName.trim(), ownerUserId: user.id, client: tx });
+      return { userId: user.id, email: user.email, workspaceId: workspace.id };
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === "P2002") {
+      throw new ApiError("validation_error", "An account with this email exists already.", { details: [{ path: "email", message: "is taken" }] });
+    }
+    throw error;
+  }
+}
+
+/** The user for an email and password, or null. Unknown emails cost a hash too, so timing does not tell them apart. */
+export async function authenticateUser(email: string, password: string): Promise<{ id: string; email: string; name: string | null } | null> {
+  const user = await db().user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true, email: true, name: true, passwordHash: true } });
+  if (!user?.passwordHash) {
+    await hashPassword(password);
+    return null;
+  }
+  if (!(await verifyPassword(password, user.passwordHash))) return null;
+  return { id: user.id, email: user.email, name: user.name };
+}
+
+/** The workspaces a user belongs to, oldest membership first. */
+export async function listUserWorkspaces(userId: string) {
+  const memberships = await db().workspaceMember.findMany({
+    where: { userId },
+    orderBy: { createdAt: "asc" },
+    select: { role: true, workspace: { select: { id: true, name: true } } },
+  });
+  return memberships.map((membership) => ({ id: membership.workspace.id, name: membership.workspace.name, role: membership.role }));
+}
+
+/** The user behind an OAuth sign-in, by verified email: created with a workspace of their own on first sign-in. */
+export async function findOrCreateOAuthUser(options: { email: string; name?: string | null }): Promise<string> {
+  const email = normalizeEmail(options.email);
+  const existing = await db().user.findUnique({ where: { email }, select: { id: true } });
+  if (existing) return existing.id;
+  return db().$transaction(async (tx) => {
+    const user = await tx.user.create({ data: { id: createId("usr"), email, name: options.name ?? null }, select: { id: true } });
+    await createWorkspace({ name: `${options.name ?? email}'s workspace`, ownerUserId: user.id, client: tx });
+    return user.id;
+  });
+}

@@ -1,0 +1,23 @@
+import { createApiClient } from "./api-client";
+
+// Header names as lib/api/authenticate.ts expects them (kept as literals: this module runs in the browser).
+const DASHBOARD_HEADER = "x-signalbox-dashboard";
+const WORKSPACE_HEADER = "x-signalbox-workspace";
+const WORKSPACE_STORAGE_KEY = "signalbox.workspace";
+
+export function selectedWorkspaceId(): string | null {
+  return typeof window === "undefined" ? null : window.localStorage.getItem(WORKSPACE_STORAGE_KEY);
+}
+
+export function selectWorkspace(workspaceId: string): void {
+  window.localStorage.setItem(WORKSPACE_STORAGE_KEY, workspaceId);
+}
+
+/**
+ * The typed client as the dashboard uses it: same-origin, authenticated by the session cookie, with the header that
+ * proves the request comes from our pages (CSRF) and the workspace the user selected.
+ */
+export function dashboardClient() {
+  const workspaceId = selectedWorkspaceId();
+  return createApiClient({ headers: { [DASHBOARD_HEADER]: "1", ...(workspaceId ? { [WORKSPACE_HEADER]: workspaceId } : {}) } });
+}
