@@ -1,10 +1,14 @@
 import { ApiError } from "@/lib/api/errors";
 import { db } from "@/lib/db/client";
+import { randomUUID } from "node:crypto";
 import { createId } from "@/lib/ids";
 import { hashPassword, verifyPassword } from "./password";
 import { createWorkspace } from "./workspaces";
 
 export const MIN_PASSWORD_LENGTH = 10;
+/** Failed sign-ins allowed per email within the window before further attempts are refused unchecked. */
+export const SIGN_IN_FAILURE_LIMIT = 10;
+const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -33,14 +37,22 @@ export async function createAccount(options: { email: string; password: string; 
   }
 }
 
-/** The user for an email and password, or null. Unknown emails cost a hash too, so timing does not tell them apart. */
+/**
+ * The user for an email and password, or null. Unknown emails cost a hash too, so timing does not tell them apart.
+ * After SIGN_IN_FAILURE_LIMIT failures for an email within 15 minutes, attempts are refused without checking the
+ * password; the count lives in the database, so it holds across instances.
+ */
 export async function authenticateUser(email: string, password: string): Promise<{ id: string; email: string; name: string | null } | null> {
-  const user = await db().user.findUnique({ where: { email: normalizeEmail(email) }, select: { id: true, email: true, name: true, passwordHash: true } });
-  if (!user?.passwordHash) {
-    await hashPassword(password);
+  const normalized = normalizeEmail(email);
+  const since = new Date(Date.now() - SIGN_IN_WINDOW_MS);
+  if ((await db().signInFailure.count({ where: { email: normalized, createdAt: { gte: since } } })) >= SIGN_IN_FAILURE_LIMIT) return null;
+
+  const user = await db().user.findUnique({ where: { email: normalized }, select: { id: true, email: true, name: true, passwordHash: true } });
+  const valid = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : (await hashPassword(password), false);
+  if (!user || !valid) {
+    await db().signInFailure.create({ data: { id: randomUUID(), email: normalized } });
     return null;
   }
-  if (!(await verifyPassword(password, user.passwordHash))) return null;
   return { id: user.id, email: user.email, name: user.name };
 }
 
