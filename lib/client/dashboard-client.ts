@@ -17,7 +17,11 @@ export function selectWorkspace(workspaceId: string): void {
  * The typed client as the dashboard uses it: same-origin, authenticated by the session cookie, with the header that
  * proves the request comes from our pages (CSRF) and the workspace the user selected.
  */
-export function dashboardClient() {
+export function dashboardHeaders(): Record<string, string> {
   const workspaceId = selectedWorkspaceId();
-  return createApiClient({ headers: { [DASHBOARD_HEADER]: "1", ...(workspaceId ? { [WORKSPACE_HEADER]: workspaceId } : {}) } });
+  return { [DASHBOARD_HEADER]: "1", ...(workspaceId ? { [WORKSPACE_HEADER]: workspaceId } : {}) };
+}
+
+export function dashboardClient() {
+  return createApiClient({ headers: dashboardHeaders() });
 }

@@ -12,6 +12,7 @@ import {
   ingestDeliveryContract,
   listDeliveriesContract,
   listWebhookEndpointsContract,
+  streamDeliveryEventsContract,
   updateWebhookEndpointContract,
 } from "./webhooks";
 import { getWorkspaceContract } from "./workspace";
@@ -38,6 +39,7 @@ export const contracts: readonly Contract[] = [
   getDeliveryRawBodyContract,
   acknowledgeDeliveryContract,
   acknowledgeDeliveriesContract,
+  streamDeliveryEventsContract,
   getOpenApiDocumentContract,
   getHealthContract,
 ];

@@ -234,3 +234,23 @@ export const ingestDeliveryContract = defineContract({
   response: z.object({ received: z.literal(true), deliveryId: z.string() }).meta({ id: "IngestAcknowledgement" }),
   errors: ["not_found", "method_not_allowed", "payload_too_large", "unauthorized", "service_unavailable"],
 });
+
+export const deliveryEventSchema = z.object({
+  type: z.enum(["delivery.created", "delivery.acknowledged"]),
+  endpointId: z.string(),
+  deliveryId: z.string(),
+});
+
+export const streamDeliveryEventsContract = defineContract({
+  operationId: "streamDeliveryEvents",
+  method: "GET",
+  path: "/v1/webhook-endpoints/deliveries/events",
+  tag: "Webhooks",
+  summary: "Live delivery events (server-sent events)",
+  description:
+    "A `text/event-stream` of `delivery.created` and `delivery.acknowledged` events for the workspace, as they happen on any instance. Each `data` line is JSON `{ endpointId, deliveryId }`; fetch the delivery itself through the API. Comments keep the connection alive every 15 s.",
+  auth: "workspace",
+  response: z.string().meta({ description: "An event stream." }),
+  responseMediaType: "text/event-stream",
+  errors: ["unauthorized"],
+});

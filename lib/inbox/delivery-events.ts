@@ -1,0 +1,65 @@
+import pg from "pg";
+import { env } from "@/lib/env";
+
+export const DELIVERY_CHANNEL = "signalbox_deliveries";
+
+export interface DeliveryEvent {
+  type: "delivery.created" | "delivery.acknowledged";
+  workspaceId: string;
+  endpointId: string;
+  deliveryId: string;
+}
+
+type Listener = (event: DeliveryEvent) => void;
+
+interface Hub {
+  listeners: Map<string, Set<Listener>>;
+  client: pg.Client | null;
+  connecting: Promise<void> | null;
+}
+
+// One LISTEN connection per process, shared by every open stream (the pool's connections stay free for queries).
+const SLOT = Symbol.for("signalbox.deliveryEvents");
+const hub = ((globalThis as Record<symbol, Hub | undefined>)[SLOT] ??= { listeners: new Map(), client: null, connecting: null });
+
+function dispatch(payload: string | undefined): void {
+  let event: DeliveryEvent;
+  try {
+    event = JSON.parse(payload ?? "") as DeliveryEvent;
+  } catch {
+    return;
+  }
+  for (const listener of hub.listeners.get(event.workspaceId) ?? []) listener(event);
+}
+
+async function connect(): Promise<void> {
+  const url = env().DATABASE_URL;
+  if (!url) throw new Error("DATABASE_URL is not set");
+  const client = new pg.Client({ connectionString: url });
+  client.on("notification", (message) => dispatch(message.payload));
+  // A lost connection is re-made on the next subscription; streams fall back to the client's polling meanwhile.
+  client.on("error", () => {
+    hub.client = null;
+    client.end().catch(() => {});
+  });
+  await client.connect();
+  await client.query(`LISTEN ${DELIVERY_CHANNEL}`);
+  hub.client = client;
+}
+
+/** Calls `listener` for every delivery created or acknowledged in the workspace, on any instance. Returns unsubscribe. */
+export async function subscribeToDeliveries(workspaceId: string, listener: Listener): Promise<() => void> {
+  const set = hub.listeners.get(workspaceId) ?? new Set<Listener>();
+  set.add(listener);
+  hub.listeners.set(workspaceId, set);
+  if (!hub.client) {
+    hub.connecting ??= connect().finally(() => {
+      hub.connecting = null;
+    });
+    await hub.connecting;
+  }
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) hub.listeners.delete(workspaceId);
+  };
+}
