@@ -65,7 +65,7 @@ test.describe("pages", () => {
     const document = (await (await request.get("/v1/openapi.json")).json()) as { tags: { name: string }[] };
     await expect(tagHeadings).toHaveText(document.tags.map((tag) => tag.name));
 
-    const workspace = page.getByRole("region", { name: "Workspace" }).locator("article.card.operation", { hasText: "/v1/workspace" });
+    const workspace = page.getByRole("region", { name: "Workspace" }).locator("article.card.operation#getWorkspace");
     await expect(workspace).toHaveCount(1);
     await expect(workspace.getByRole("heading", { level: 3 })).toContainText("GET");
     await expect(workspace.getByRole("heading", { level: 3 })).toContainText("/v1/workspace");
