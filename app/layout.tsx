@@ -1,6 +1,6 @@
-import type { Metadata } from "next";
-import Link from "next/link";
+import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
+import { Providers } from "./providers";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -8,20 +8,14 @@ export const metadata: Metadata = {
   description: "Self-hostable data API: webhook inbox, enrichment and video details.",
 };
 
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+
+// Each area brings its own header: the dashboard shell, the sign-in pages, and the public docs.
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
-        <header className="site-header">
-          <nav aria-label="Main">
-            <Link href="/" className="brand">
-              Signalbox
-            </Link>
-            <Link href="/docs">API reference</Link>
-            <a href="/v1/openapi.json">OpenAPI</a>
-          </nav>
-        </header>
-        {children}
+        <Providers>{children}</Providers>
       </body>
     </html>
   );

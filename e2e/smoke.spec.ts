@@ -40,14 +40,18 @@ test.describe("pages", () => {
     expect(errors, "the page logged errors").toEqual([]);
   });
 
-  test("the home page introduces Signalbox and links to the API reference", async ({ page }) => {
+  test("signed out, / redirects to the sign-in page, which introduces Signalbox and links to the API reference", async ({ page }) => {
     const response = await page.goto("/");
     expect(response?.status()).toBe(200);
-    await expect(page).toHaveTitle("Signalbox");
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await expect(page).toHaveTitle("Sign in · Signalbox");
     await expect(page.getByRole("heading", { level: 1, name: "Signalbox" })).toBeVisible();
     const main = page.getByRole("main");
     await expect(main.getByText("Authorization: Bearer sbx_live_")).toBeVisible();
-    await page.screenshot({ path: `${SCREENSHOTS}/home.png`, fullPage: true });
+    await expect(main.getByRole("heading", { name: "Sign in" })).toBeVisible();
+    await expect(main.getByLabel("Email")).toBeVisible();
+    await expect(main.getByLabel("Password")).toBeVisible();
+    await page.screenshot({ path: `${SCREENSHOTS}/sign-in.png`, fullPage: true });
 
     await main.getByRole("link", { name: "API reference" }).click();
     await expect(page).toHaveURL(/\/docs$/);

@@ -1,0 +1,31 @@
+"use server";
+
+import { ApiError } from "@/lib/api/errors";
+import { createAccount, MIN_PASSWORD_LENGTH } from "@/lib/auth/users";
+import { fieldErrorsFrom, sentence, signUpSchema, type SignUpField, type SignUpResult } from "../_lib/sign-up";
+
+/**
+ * Creates a user with a new workspace. The form then signs in with the same email and password through next-auth.
+ * Next.js checks that server actions come from this site (Origin), which is the CSRF defence here.
+ */
+export async function signUpAction(input: { name: string; email: string; password: string; workspaceName: string }): Promise<SignUpResult> {
+  const parsed = signUpSchema(MIN_PASSWORD_LENGTH).safeParse(input);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      message: "Check the highlighted fields.",
+      fieldErrors: fieldErrorsFrom(parsed.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }))),
+    };
+  }
+  try {
+    const account = await createAccount(parsed.data);
+    return { ok: true, workspaceId: account.workspaceId };
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) {
+      const fieldErrors = fieldErrorsFrom(error.details ?? []);
+      for (const field of Object.keys(fieldErrors) as SignUpField[]) fieldErrors[field] = sentence(field, fieldErrors[field]!);
+      return { ok: false, message: error.message, fieldErrors };
+    }
+    throw error;
+  }
+}

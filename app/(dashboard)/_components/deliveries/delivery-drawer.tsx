@@ -1,0 +1,205 @@
+"use client";
+
+import { useEffect, useId, useRef, useState } from "react";
+import { useRawBodyText } from "../../_hooks/use-deliveries";
+import { buildReplayCurl, fallbackIngestUrl } from "../../_lib/curl";
+import { deliveryStatus } from "../../_lib/delivery-status";
+import { formatBytes, formatExactTime } from "../../_lib/format";
+import { downloadRawBody } from "../../_lib/raw-body";
+import type { Delivery, WebhookEndpoint } from "../../_lib/types";
+import { CopyButton } from "../copy-button";
+import { RelativeTime } from "../relative-time";
+import { JsonTree } from "./json-tree";
+import { SignatureBadge, StatusBadge } from "./status-badge";
+
+export interface DeliveryDrawerProps {
+  delivery: Delivery | null;
+  endpoint: WebhookEndpoint | undefined;
+  onClose: () => void;
+  onAcknowledge: (id: string) => void;
+}
+
+/**
+ * A delivery's details in a side panel: a native modal `<dialog>` (focus stays inside, the page behind is inert,
+ * Escape closes it, the focus returns to the row's button), labelled by its heading.
+ */
+export function DeliveryDrawer({ delivery, endpoint, onClose, onAcknowledge }: DeliveryDrawerProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const open = delivery !== null;
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      className="drawer"
+      aria-labelledby={titleId}
+      onClose={onClose}
+      onClick={(event) => {
+        // A click on the backdrop (the dialog box itself, outside the panel) closes it.
+        if (event.target === event.currentTarget) event.currentTarget.close();
+      }}
+    >
+      {delivery ? (
+        <DrawerBody key={delivery.id} delivery={delivery} endpoint={endpoint} titleId={titleId} onAcknowledge={onAcknowledge} close={() => ref.current?.close()} />
+      ) : null}
+    </dialog>
+  );
+}
+
+function DrawerBody({
+  delivery,
+  endpoint,
+  titleId,
+  onAcknowledge,
+  close,
+}: {
+  delivery: Delivery;
+  endpoint: WebhookEndpoint | undefined;
+  titleId: string;
+  onAcknowledge: (id: string) => void;
+  close: () => void;
+}) {
+  const [openDepth, setOpenDepth] = useState(2);
+  const [treeKey, setTreeKey] = useState(0);
+  const [download, setDownload] = useState<{ state: "idle" | "loading" } | { state: "failed"; message: string }>({ state: "idle" });
+  const ingestUrl = endpoint?.ingestUrl ?? fallbackIngestUrl(window.location.origin, delivery.webhookEndpointId);
+  const headers = Object.entries(delivery.headers).sort(([a], [b]) => a.localeCompare(b));
+  const pending = deliveryStatus(delivery) === "pending";
+  // The exact body makes the curl byte-faithful; until it is loaded (or if it is not text) the stored payload stands in.
+  const rawText = useRawBodyText(delivery.id);
+
+  function fold(depth: number) {
+    setOpenDepth(depth);
+    setTreeKey((key) => key + 1); // remount: <details> keeps its own open state otherwise
+  }
+
+  async function handleDownload() {
+    setDownload({ state: "loading" });
+    try {
+      await downloadRawBody(delivery.id, delivery.contentType);
+      setDownload({ state: "idle" });
+    } catch (error) {
+      setDownload({ state: "failed", message: error instanceof Error ? error.message : "The download failed." });
+    }
+  }
+
+  return (
+    <div className="drawer-panel">
+      <div className="drawer-head">
+        <div className="drawer-title">
+          <h2 id={titleId}>Delivery</h2>
+          <StatusBadge delivery={delivery} />
+        </div>
+        <button type="button" className="button button-small button-ghost" onClick={close} aria-label="Close delivery details">
+          <span aria-hidden="true">✕</span>
+        </button>
+      </div>
+      <p className="mono small muted drawer-id">{delivery.id}</p>
+
+      <div className="drawer-actions">
+        {pending ? (
+          <button
+            type="button"
+            className="button button-primary button-small"
+            onClick={(event) => {
+              // The button goes away once acknowledged: move the focus to the next action rather than lose it.
+              (event.currentTarget.nextElementSibling as HTMLElement | null)?.focus();
+              onAcknowledge(delivery.id);
+            }}
+          >
+            Acknowledge
+          </button>
+        ) : null}
+        <button type="button" className="button button-small" onClick={() => void handleDownload()} disabled={download.state === "loading"}>
+          {download.state === "loading" ? "Downloading…" : "Download raw body"}
+        </button>
+        <CopyButton text={buildReplayCurl(delivery, ingestUrl, rawText.data)} label="Copy as curl: re-send this payload to the endpoint">
+          Copy as curl
+        </CopyButton>
+      </div>
+      {download.state === "failed" ? (
+        <p role="alert" className="alert">
+          {download.message}
+        </p>
+      ) : null}
+
+      <dl className="facts">
+        <dt>Endpoint</dt>
+        <dd>{endpoint?.name ?? <span className="mono">{delivery.webhookEndpointId}</span>}</dd>
+        <dt>Received</dt>
+        <dd>
+          {formatExactTime(delivery.createdAt)} (<RelativeTime iso={delivery.createdAt} />)
+        </dd>
+        <dt>Acknowledged</dt>
+        <dd>{delivery.acknowledgedAt ? formatExactTime(delivery.acknowledgedAt) : "Not yet"}</dd>
+        <dt>Source IP</dt>
+        <dd className="mono">{delivery.sourceIp}</dd>
+        <dt>Content type</dt>
+        <dd className="mono">{delivery.contentType ?? "—"}</dd>
+        <dt>Size</dt>
+        <dd>
+          {formatBytes(delivery.sizeBytes)} <span className="muted">({delivery.sizeBytes.toLocaleString("en")} bytes)</span>
+        </dd>
+        <dt>Signature</dt>
+        <dd>
+          <SignatureBadge signature={delivery.signature} />
+        </dd>
+        {delivery.query ? (
+          <>
+            <dt>Query</dt>
+            <dd className="mono break">?{delivery.query}</dd>
+          </>
+        ) : null}
+      </dl>
+
+      <section aria-labelledby={`${titleId}-payload`} className="drawer-section">
+        <div className="drawer-section-head">
+          <h3 id={`${titleId}-payload`}>Payload</h3>
+          <div className="row">
+            <button type="button" className="button button-small button-ghost" onClick={() => fold(Number.POSITIVE_INFINITY)}>
+              Expand all
+            </button>
+            <button type="button" className="button button-small button-ghost" onClick={() => fold(1)}>
+              Collapse all
+            </button>
+            <CopyButton text={JSON.stringify(delivery.rawPayload, null, 2)} label="Copy the payload as JSON">
+              Copy JSON
+            </CopyButton>
+          </div>
+        </div>
+        <JsonTree key={treeKey} value={delivery.rawPayload} openDepth={openDepth} />
+      </section>
+
+      <section aria-labelledby={`${titleId}-headers`} className="drawer-section">
+        <h3 id={`${titleId}-headers`}>Headers</h3>
+        <div className="table-scroll">
+          <table className="headers-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Value</th>
+              </tr>
+            </thead>
+            <tbody>
+              {headers.map(([name, value]) => (
+                <tr key={name}>
+                  <th scope="row" className="mono">
+                    {name}
+                  </th>
+                  <td className="mono break">{value}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </div>
+  );
+}
