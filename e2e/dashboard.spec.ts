@@ -87,7 +87,7 @@ test("sign up, see the empty inbox, receive webhooks live, acknowledge them, sig
   await expect(drawer).toBeVisible();
   await expect(drawer.locator(".json-tree")).toContainText('"event": "payment.succeeded"');
   await expect(drawer.getByRole("rowheader", { name: "content-type" })).toBeVisible();
-  await page.screenshot({ path: `${SCREENSHOTS}/delivery-drawer.png` });
+  await page.screenshot({ path: `${SCREENSHOTS}/delivery-drawer.png`, animations: "disabled" });
   await drawer.getByRole("button", { name: "Acknowledge" }).click();
   await expect(drawer.locator(".badge-acknowledged")).toBeVisible();
   await page.keyboard.press("Escape");
