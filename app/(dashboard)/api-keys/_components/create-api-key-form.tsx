@@ -1,0 +1,80 @@
+"use client";
+
+import { useId, useRef, useState, type FormEvent } from "react";
+import { formErrors } from "../../endpoints/_shared/form-errors";
+import { TextField } from "../../endpoints/_shared/text-field";
+import ui from "../../endpoints/_shared/ui.module.css";
+import { useFocusFirstInvalid } from "../../endpoints/_shared/use-focus-first-invalid";
+import styles from "../api-keys.module.css";
+import { MODE_DESCRIPTIONS } from "../key-display";
+import { useCreateApiKey } from "../use-api-keys";
+
+export function CreateApiKeyForm({ onCreated }: { onCreated: (created: { name: string; key: string; mode: "live" | "test" }) => void }) {
+  const id = useId();
+  const form = useRef<HTMLFormElement>(null);
+  const create = useCreateApiKey();
+  const [name, setName] = useState("");
+  const [mode, setMode] = useState<"live" | "test">("test");
+  const errors = create.error ? formErrors(create.error, ["name", "mode"]) : { form: null, fields: {} };
+  useFocusFirstInvalid(form, create.error);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (create.isPending) return;
+    create.mutate(
+      { name, mode },
+      {
+        onSuccess: (answer) => {
+          onCreated({ name: answer.data.apiKey.name, mode: answer.data.apiKey.mode, key: answer.data.key });
+          setName("");
+          // The secret is handed to the dialog; do not keep a copy in the mutation cache.
+          create.reset();
+        },
+      },
+    );
+  }
+
+  return (
+    <form ref={form} className={ui.stack} onSubmit={submit}>
+      {errors.form ? (
+        <p role="alert" tabIndex={-1} className={ui.alert}>
+          {errors.form}
+        </p>
+      ) : null}
+      <TextField
+        id={`${id}-name`}
+        label="Name"
+        value={name}
+        onChange={setName}
+        required
+        maxLength={100}
+        hint="Where it will be used, e.g. “CRM sync (production)”."
+        error={errors.fields.name}
+      />
+      <fieldset className={ui.fieldset} aria-describedby={errors.fields.mode ? `${id}-mode-error` : undefined}>
+        <legend>Mode</legend>
+        <div className={styles.modes}>
+          {(["test", "live"] as const).map((value) => (
+            <label key={value} className={styles.mode}>
+              <input type="radio" name={`${id}-mode`} value={value} checked={mode === value} onChange={() => setMode(value)} />
+              <span>
+                <strong>{value === "live" ? "Live" : "Test"}</strong>
+                <span>{MODE_DESCRIPTIONS[value]}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+        {errors.fields.mode ? (
+          <p id={`${id}-mode-error`} className="field-error">
+            {errors.fields.mode}
+          </p>
+        ) : null}
+      </fieldset>
+      <div className={ui.row}>
+        <button type="submit" className="button button-primary" aria-disabled={create.isPending}>
+          {create.isPending ? "Creating…" : "Create key"}
+        </button>
+      </div>
+    </form>
+  );
+}
