@@ -43,7 +43,7 @@ export const deliverySchema = z
 const signingInput = z
   .strictObject({
     scheme: z.enum(SIGNATURE_SCHEME_NAMES),
-    secret: z.string().min(1).max(500),
+    secret: z.string().min(1, { error: "must not be empty" }).max(500, { error: "must be at most 500 characters" }),
     rejectInvalid: z.boolean().default(false).meta({ description: "Answer 401 and store nothing when the signature is not valid." }),
   })
   .meta({ description: "Check senders' signatures with this scheme and secret." });
@@ -66,8 +66,8 @@ export const webhookEndpointSchema = z
   })
   .meta({ id: "WebhookEndpoint" });
 
-const name = z.string().trim().min(1).max(100);
-const description = z.string().trim().max(500);
+const name = z.string().trim().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" });
+const description = z.string().trim().max(500, { error: "must be at most 500 characters" });
 const endpointParams = z.object({ id: endpointId });
 const deliveryParams = z.object({ id: deliveryId });
 const deliveryPage = envelope(z.object({ deliveries: z.array(deliverySchema), nextCursor: z.string().nullable() }));

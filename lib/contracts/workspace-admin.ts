@@ -33,7 +33,10 @@ export const createApiKeyContract = defineContract({
   summary: "Create an API key",
   description: "The full key is in this answer only: store it now.",
   auth: "workspace",
-  body: z.strictObject({ name: z.string().trim().min(1).max(100), mode: z.enum(["live", "test"]) }),
+  body: z.strictObject({
+    name: z.string().trim().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }),
+    mode: z.enum(["live", "test"], { error: "must be `live` or `test`" }),
+  }),
   response: envelope(z.object({ apiKey: apiKeySchema, key: z.string().meta({ description: "The secret, shown once." }) })),
   successStatus: 201,
   errors: ["validation_error", "unauthorized"],
