@@ -71,8 +71,11 @@ export default defineConfig({
   webServer: {
     command: "node --import tsx server.ts",
     url: `${baseURL}/healthz`,
-    // The first run prints the demo workspace's live key; Playwright stores the named group in process.env.
-    wait: { stdout: /Live key\s+(?<signalbox_e2e_live_key>sbx_live_[0-9A-Za-z]+)/ },
+    // The first run prints the demo workspace's live key and sign-in; Playwright stores the named groups in process.env.
+    wait: {
+      stdout:
+        /Live key\s+(?<signalbox_e2e_live_key>sbx_live_[0-9A-Za-z]+)[\s\S]*?Sign-in\s+(?<signalbox_e2e_demo_email>\S+) \/ (?<signalbox_e2e_demo_password>[0-9A-Za-z]+)/,
+    },
     reuseExistingServer: false,
     // The first start may run `next build`.
     timeout: 180_000,

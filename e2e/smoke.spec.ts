@@ -80,6 +80,18 @@ test.describe("pages", () => {
   });
 });
 
+test("the demo user printed at the first start can sign in at once", async ({ page }) => {
+  const email = process.env.SIGNALBOX_E2E_DEMO_EMAIL;
+  const password = process.env.SIGNALBOX_E2E_DEMO_PASSWORD;
+  expect(email, "the first start prints the demo sign-in").toBe("demo@signalbox.local");
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email!);
+  await page.getByLabel("Password").fill(password!);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Deliveries" })).toBeVisible();
+  await expect(page.getByText("Demo workspace").first()).toBeVisible();
+});
+
 test.describe("API", () => {
   test("/v1/openapi.json is an OpenAPI 3.1 document, version 1.0.0", async ({ request }) => {
     const response = await request.get("/v1/openapi.json");
