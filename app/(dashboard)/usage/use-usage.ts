@@ -13,6 +13,8 @@ export function useUsage(days: number) {
     // The answer carries its own period: while another period loads, the old figures stay on screen with their own days.
     queryFn: async () => ({ ...(await dashboardClient().call(getUsageContract, { query: { days } })).data, days }),
     placeholderData: keepPreviousData,
+    // Calls are made elsewhere (with API keys): whenever the page is opened, show the figures as they are now.
+    refetchOnMount: "always",
     enabled: workspaceId !== undefined,
   });
 }
