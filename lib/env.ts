@@ -26,6 +26,8 @@ const envSchema = z.object({
   GOOGLE_CLIENT_SECRET: optionalString,
   /** Waterfall priority: provider ids, comma-separated; listed ones run first in this order, the rest after. */
   ENRICHMENT_PROVIDER_ORDER: z.string().default(""),
+  /** Where YouTube's player data is fetched from (tests point it at a local fake). */
+  YOUTUBE_BASE_URL: optionalString.pipe(z.url().optional()),
   /** Enables the email-finder vendor adapter (domain search). */
   HUNTER_API_KEY: optionalString,
   HUNTER_API_URL: optionalString.pipe(z.url().optional()),

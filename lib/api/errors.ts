@@ -6,13 +6,20 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
+  /** Where the invalid input was (for validation errors), as FastAPI-style bodies name it. */
+  readonly location?: "query" | "path" | "header" | "body";
 
-  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string>; location?: ApiError["location"] } = {},
+  ) {
     super(message);
     this.name = "ApiError";
     this.code = code;
     this.details = options.details;
     this.headers = options.headers;
+    this.location = options.location;
   }
 
   get status(): number {
@@ -31,10 +38,13 @@ export function toErrorDetails(error: z.ZodError, prefix: (string | number)[] = 
   });
 }
 
-export function validationError(error: z.ZodError, where: string): ApiError {
+const LOCATION_NAMES = { path: "path parameters", query: "query parameters", header: "headers", body: "request body" } as const;
+
+export function validationError(error: z.ZodError, location: NonNullable<ApiError["location"]>): ApiError {
   const details = toErrorDetails(error);
+  const where = LOCATION_NAMES[location];
   const fields = [...new Set(details.map((detail) => detail.path || where))];
-  return new ApiError("validation_error", `Invalid ${where}: ${fields.join(", ")}.`, { details });
+  return new ApiError("validation_error", `Invalid ${where}: ${fields.join(", ")}.`, { details, location });
 }
 
 // Prisma: can't reach server, timed out, server closed the connection, pool timeout.
@@ -55,21 +65,40 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-/** Maps anything thrown by a handler to the documented error body. Unknown errors are logged, never echoed. */
-export function errorResponse(error: unknown): Response {
-  let apiError: ApiError;
-  if (error instanceof ApiError) {
-    apiError = error;
-  } else if (isDatabaseUnavailable(error)) {
+/** Anything thrown, as the ApiError to answer with. Unknown errors are logged, never echoed. */
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isDatabaseUnavailable(error)) {
     console.error("Database unavailable:", (error as { code?: string }).code ?? "unknown");
-    apiError = new ApiError("service_unavailable", "The service is temporarily unavailable. Retry shortly.", { headers: { "Retry-After": "1" } });
-  } else {
-    console.error("Unhandled error:", error);
-    apiError = new ApiError("internal", "Internal server error.");
+    return new ApiError("service_unavailable", "The service is temporarily unavailable. Retry shortly.", { headers: { "Retry-After": "1" } });
   }
+  console.error("Unhandled error:", error);
+  return new ApiError("internal", "Internal server error.");
+}
+
+/** Maps anything thrown by a handler to the documented error body. */
+export function errorResponse(error: unknown): Response {
+  const apiError = toApiError(error);
   const body: ErrorBody = {
     success: false,
     error: { code: apiError.code, message: apiError.message, ...(apiError.details ? { details: apiError.details } : {}) },
   };
   return Response.json(body, { status: apiError.status, headers: apiError.headers });
+}
+
+/**
+ * The same errors in the FastAPI shape the video endpoint keeps (DESIGN §3): validation → 422
+ * `{ detail: [{ loc, msg, type }] }`, anything else → `{ detail: "<message>" }` with its usual status.
+ */
+export function fastApiErrorResponse(error: unknown): Response {
+  const apiError = toApiError(error);
+  if (apiError.code === "validation_error") {
+    const detail = (apiError.details ?? [{ path: "", message: apiError.message }]).map((item) => ({
+      loc: [apiError.location ?? "query", ...item.path.split(".").filter(Boolean)],
+      msg: item.message,
+      type: item.message === "Field required" ? "missing" : "value_error",
+    }));
+    return Response.json({ detail }, { status: 422, headers: apiError.headers });
+  }
+  return Response.json({ detail: apiError.message }, { status: apiError.status, headers: apiError.headers });
 }

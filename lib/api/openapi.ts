@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { API_TAGS, type Contract } from "@/lib/contracts/contract";
-import { ERROR_STATUS, errorBodySchema, type ErrorCode } from "@/lib/contracts/errors";
+import { ERROR_STATUS, errorBodySchema, fastApiErrorSchema, fastApiValidationErrorSchema, type ErrorCode } from "@/lib/contracts/errors";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -15,6 +15,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   payload_too_large: "The request body is over the limit.",
   unsupported_media_type: "The request body is not JSON.",
   rate_limited: "Too many requests; retry after `Retry-After` seconds.",
+  unavailable_for_legal_reasons: "Not available in the service's region.",
   internal: "Unexpected server error.",
   upstream_unavailable: "An upstream source failed or timed out.",
   service_unavailable: "The service cannot reach its database; retry shortly.",
@@ -63,12 +64,15 @@ function operationOf(collector: SchemaCollector, contract: Contract) {
     },
   };
   const errors: ErrorCode[] = [...new Set<ErrorCode>([...contract.errors, "internal"])];
+  const fastApi = contract.errorFormat === "fastapi";
+  const statusOf = (code: ErrorCode) => (fastApi && code === "validation_error" ? 422 : ERROR_STATUS[code]);
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errors) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const code of errors) byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const schema = !fastApi ? "Error" : status === 422 ? "HTTPValidationError" : "HTTPError";
     responses[String(status)] = {
       description: codes.map((code) => `\`${code}\`: ${ERROR_DESCRIPTIONS[code]}`).join(" "),
-      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+      content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } },
     };
   }
   return {
@@ -97,6 +101,8 @@ function operationOf(collector: SchemaCollector, contract: Contract) {
 export function buildOpenApiDocument(contracts: readonly Contract[]) {
   const collector = new SchemaCollector();
   collector.convert(errorBodySchema, "output"); // registers components.schemas.Error
+  collector.convert(fastApiValidationErrorSchema, "output");
+  collector.convert(fastApiErrorSchema, "output");
   const paths: Record<string, Record<string, unknown>> = {};
   for (const contract of contracts) {
     paths[contract.path] = { ...paths[contract.path], [contract.method.toLowerCase()]: operationOf(collector, contract) };

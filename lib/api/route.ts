@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Contract, ContractInput, ContractOutput } from "@/lib/contracts/contract";
 import { authenticateRequest, type Principal } from "./authenticate";
 import { readBodyWithLimit } from "./body";
-import { ApiError, errorResponse, validationError } from "./errors";
+import { ApiError, errorResponse, fastApiErrorResponse, validationError } from "./errors";
 
 /** Largest JSON body a `/v1` operation accepts. Ingest has its own, larger limit. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -17,7 +17,7 @@ interface HandlerContext<C extends Contract> extends ContractInput<C> {
 type Handler<C extends Contract> = (context: HandlerContext<C>) => Promise<ContractOutput<C> | Response>;
 type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
-function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: "path" | "query" | "header" | "body"): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, where);
   return result.data;
@@ -47,17 +47,17 @@ export function route<C extends Contract>(contract: C, handler: Handler<C>) {
   return async function handle(request: Request, context: NextRouteContext): Promise<Response> {
     try {
       const auth = contract.auth === "none" ? null : await authenticateRequest(request, { allowSession: contract.auth === "workspace" });
-      const params = contract.params ? parseWith(contract.params, await context.params, "path parameters") : undefined;
+      const params = contract.params ? parseWith(contract.params, await context.params, "path") : undefined;
       const query = contract.query
-        ? parseWith(contract.query, Object.fromEntries(new URL(request.url).searchParams), "query parameters")
+        ? parseWith(contract.query, Object.fromEntries(new URL(request.url).searchParams), "query")
         : undefined;
-      const headers = contract.headers ? parseWith(contract.headers, Object.fromEntries(request.headers), "headers") : undefined;
-      const body = contract.body ? parseWith(contract.body, await readJsonBody(request), "request body") : undefined;
+      const headers = contract.headers ? parseWith(contract.headers, Object.fromEntries(request.headers), "header") : undefined;
+      const body = contract.body ? parseWith(contract.body, await readJsonBody(request), "body") : undefined;
       const result = await handler({ request, auth, params, query, headers, body } as HandlerContext<C>);
       if (result instanceof Response) return result;
       return Response.json(result, { status: contract.successStatus ?? 200 });
     } catch (error) {
-      return errorResponse(error);
+      return contract.errorFormat === "fastapi" ? fastApiErrorResponse(error) : errorResponse(error);
     }
   };
 }

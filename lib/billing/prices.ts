@@ -7,6 +7,7 @@ import type { IntelligenceSignal } from "@/lib/enrichment/intelligence-fields";
 export const PRICES = {
   companies_domain_emails: { baseCents: 2, perEmailCents: 1 },
   companies_intelligence: { funding: 10, competitors: 8, technographics: 5 } satisfies Record<IntelligenceSignal, number>,
+  media_video_details: 1,
 } as const;
 
 export interface PriceRange {

@@ -51,6 +51,8 @@ export interface Contract {
   /** Media type of the success response when it is not JSON (e.g. raw bytes). */
   responseMediaType?: string;
   successStatus?: 200 | 201;
+  /** `fastapi`: errors as `{ detail }` (validation: 422 with `loc`/`msg`/`type`), as the video endpoint keeps them. */
+  errorFormat?: "standard" | "fastapi";
   /** Error codes this operation can answer with besides `internal`; documented in OpenAPI. */
   errors: readonly ErrorCode[];
 }

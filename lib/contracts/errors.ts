@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  unavailable_for_legal_reasons: 451,
   internal: 500,
   upstream_unavailable: 502,
   service_unavailable: 503,
@@ -38,3 +39,10 @@ export const errorBodySchema = z
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 export type ErrorDetail = z.infer<typeof errorDetailSchema>;
+
+/** The video endpoint's error bodies, in the FastAPI shape its clients know (DESIGN §3). */
+export const fastApiValidationErrorSchema = z
+  .object({ detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })) })
+  .meta({ id: "HTTPValidationError" });
+
+export const fastApiErrorSchema = z.object({ detail: z.string() }).meta({ id: "HTTPError" });

@@ -1,5 +1,6 @@
 import type { Contract } from "./contract";
 import { domainEmailsContract, intelligenceContract } from "./enrichment";
+import { videoDetailsContract } from "./media";
 import { getHealthContract, getOpenApiDocumentContract } from "./system";
 import {
   acknowledgeDeliveriesContract,
@@ -28,6 +29,7 @@ export const contracts: readonly Contract[] = [
   getUsageContract,
   domainEmailsContract,
   intelligenceContract,
+  videoDetailsContract,
   createWebhookEndpointContract,
   listWebhookEndpointsContract,
   getWebhookEndpointContract,

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { db } from "@/lib/db/client";
-import type { OperationName } from "./types";
 
 /** JSON with sorted keys, so equal inputs hash equally whatever order their keys came in. */
 function canonicalJson(value: unknown): string {
@@ -13,7 +12,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /** SHA-256 of the operation and its normalized input: the cache key, and the ledger's input hash. */
-export function inputHash(operation: OperationName, normalizedInput: Record<string, unknown>): string {
+export function inputHash(operation: string, normalizedInput: Record<string, unknown>): string {
   return createHash("sha256").update(`${operation}\n${canonicalJson(normalizedInput)}`).digest("hex");
 }
 
@@ -22,7 +21,7 @@ export async function readCachedResult<T>(key: string): Promise<T | null> {
   return (entry?.result as T | undefined) ?? null;
 }
 
-export async function writeCachedResult(options: { key: string; operation: OperationName; result: unknown; ttlSeconds: number }): Promise<void> {
+export async function writeCachedResult(options: { key: string; operation: string; result: unknown; ttlSeconds: number }): Promise<void> {
   const expiresAt = new Date(Date.now() + options.ttlSeconds * 1000);
   const result = options.result as object;
   await db().enrichmentCacheEntry.upsert({
