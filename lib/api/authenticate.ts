@@ -2,14 +2,10 @@ import { getServerSession } from "next-auth";
 import { verifyApiKey } from "@/lib/auth/api-keys";
 import { authOptions } from "@/lib/auth/next-auth";
 import { listUserWorkspaces } from "@/lib/auth/users";
+import { DASHBOARD_HEADER, WORKSPACE_HEADER } from "@/lib/contracts/dashboard-headers";
 import { ApiError } from "./errors";
 
 const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="signalbox"' };
-
-/** Sent by the dashboard's client with every request; cross-site pages cannot add it, so sessions need it (CSRF). */
-export const DASHBOARD_HEADER = "x-signalbox-dashboard";
-/** The workspace a signed-in user acts in; defaults to their first. */
-export const WORKSPACE_HEADER = "x-signalbox-workspace";
 
 /** Who is calling: a workspace, through an API key or a member's dashboard session. */
 export interface Principal {

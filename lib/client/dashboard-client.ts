@@ -1,8 +1,6 @@
+import { DASHBOARD_HEADER, WORKSPACE_HEADER } from "@/lib/contracts/dashboard-headers";
 import { createApiClient } from "./api-client";
 
-// Header names as lib/api/authenticate.ts expects them (kept as literals: this module runs in the browser).
-const DASHBOARD_HEADER = "x-signalbox-dashboard";
-const WORKSPACE_HEADER = "x-signalbox-workspace";
 const WORKSPACE_STORAGE_KEY = "signalbox.workspace";
 
 export function selectedWorkspaceId(): string | null {

@@ -20,7 +20,7 @@ const CACHE_TTL_SECONDS = 7 * 24 * 3600;
  * Addresses considered per company. Providers are always asked for this many, whatever page is requested, so every
  * page is cut from the same list (the same cached answer, for live keys): pages never skip or repeat an address.
  */
-export const MAX_DOMAIN_EMAILS = 100;
+const MAX_DOMAIN_EMAILS = 100;
 const SCALARS = ["domain", "organization", "pattern", "acceptAll", "webmail", "disposable"] as const;
 const REQUESTED = [...SCALARS, "emails"];
 

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { env } from "@/lib/env";
 
-export const DELIVERY_CHANNEL = "signalbox_deliveries";
+const DELIVERY_CHANNEL = "signalbox_deliveries";
 
 export interface DeliveryEvent {
   type: "delivery.created" | "delivery.acknowledged";
