@@ -1,20 +1,9 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { collectPageErrors, SCREENSHOTS } from "./page-errors";
 
 // The workspace's admin pages as a signed-in user drives them: Endpoints (create, test delivery, disable, delete),
 // API keys (create, use, revoke) and Usage (test-key calls show up, balances stay put). Every action goes through the
 // UI; the API is called with Playwright's own `request` (no cookies) the way a customer's code calls it.
-
-const SCREENSHOTS = "e2e/screenshots";
-
-/** Every console error and uncaught page error while the test runs; each test ends by expecting none. */
-function collectPageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(`console: ${message.text()} (${message.location().url})`);
-  });
-  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-  return errors;
-}
 
 /** Signs up a new user with a new workspace and waits for the home page. */
 async function signUp(page: Page, tag: string): Promise<{ email: string; workspace: string }> {

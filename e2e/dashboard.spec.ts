@@ -1,19 +1,9 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { collectPageErrors, SCREENSHOTS } from "./page-errors";
 
 // The dashboard as a new user meets it: sign up, the empty Deliveries page, webhooks arriving live, bulk and single
 // acknowledgement, the detail drawer, sign out and back in. Endpoints are created through the API with the session
 // (the Endpoints page has its own test), exactly as the dashboard's client calls it.
-
-const SCREENSHOTS = "e2e/screenshots";
-
-function collectPageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(`console: ${message.text()} (${message.location().url})`);
-  });
-  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-  return errors;
-}
 
 const user = { name: "Ada Lovelace", email: `ada+${Date.now()}@example.com`, password: "analytical-engine-1843", workspace: "Analytical Engines" };
 

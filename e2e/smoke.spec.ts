@@ -1,5 +1,6 @@
 import process from "node:process";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { collectPageErrors, SCREENSHOTS } from "./page-errors";
 import { LIVE_KEY_ENV } from "./global-setup";
 
 // The tags of spec §1 (and the service's own), in the order the reference lists them.
@@ -16,18 +17,6 @@ const EXPECTED_TAGS = [
   "Workspace",
   "System",
 ];
-
-const SCREENSHOTS = "e2e/screenshots";
-
-/** Every console error and uncaught page error while the test runs; each test ends by expecting none. */
-function collectPageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(`console: ${message.text()} (${message.location().url})`);
-  });
-  page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
-  return errors;
-}
 
 test.describe("pages", () => {
   let errors: string[] = [];

@@ -13,6 +13,11 @@ export async function requestApi(baseUrl: string, key: string | null, method: st
   if (key) headers.authorization = `Bearer ${key}`;
   if (body !== undefined) headers["content-type"] = "application/json";
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+  return readResponse(response);
+}
+
+/** Status, body text, the body as JSON (undefined when it is not JSON) and headers of an answer. */
+export async function readResponse(response: Response) {
   const text = await response.text();
   let json: unknown;
   try {

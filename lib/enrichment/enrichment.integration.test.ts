@@ -8,7 +8,7 @@ import { db } from "@/lib/db/client";
 import { liveProviders } from "@/lib/providers/registry";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { FAKE_HUNTER_COMPANIES, startFakeHunter, type FakeHunter, type FakeHunterMode } from "@/test/fakes/hunter-server";
-import { detailPaths, errorOf } from "@/test/http-api";
+import { detailPaths, errorOf, readResponse } from "@/test/http-api";
 import { inputHash } from "./cache";
 
 /*
@@ -83,15 +83,7 @@ async function raw(path: string, options: RawOptions = {}) {
   const contentType = options.contentType === undefined ? (options.body === undefined ? null : "application/json") : options.contentType;
   if (contentType !== null) headers["content-type"] = contentType;
   const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
-  const response = await recordingFetch(`${app.baseUrl}${path}`, { method: "POST", headers, body });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, json, text, headers: response.headers };
+  return readResponse(await recordingFetch(`${app.baseUrl}${path}`, { method: "POST", headers, body }));
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { answerLater } from "./answer-later";
 
 /*
  * A local stand-in for Hunter's API, so adapter and HTTP tests run offline over real HTTP. The protocol (path
@@ -293,19 +294,8 @@ export async function startFakeHunter(options: FakeHunterOptions = {}): Promise<
       case "redirect":
         response.writeHead(302, { location: `http://127.0.0.1:${(server.address() as AddressInfo).port}/elsewhere` });
         return response.end();
-      case "slow": {
-        const timer = setTimeout(() => {
-          pending.delete(timer);
-          domainSearch(url.searchParams, response);
-        }, options.slowMs ?? 5_000);
-        pending.add(timer);
-        // The client gave up: do not answer into a closed socket.
-        response.on("close", () => {
-          clearTimeout(timer);
-          pending.delete(timer);
-        });
-        return;
-      }
+      case "slow":
+        return answerLater(response, pending, options.slowMs ?? 5_000, () => domainSearch(url.searchParams, response));
       case "normal":
         return domainSearch(url.searchParams, response);
     }

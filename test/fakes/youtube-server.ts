@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { answerLater } from "./answer-later";
 
 /*
  * A local stand-in for YouTube's InnerTube player endpoint (`POST /youtubei/v1/player`), so video-details tests run
@@ -135,19 +136,8 @@ export async function startFakeYouTube(options: FakeYouTubeOptions = {}): Promis
         case "server_error":
           mode = "normal";
           return sendApiError(response, 500, "Internal error encountered.", "INTERNAL");
-        case "slow": {
-          const timer = setTimeout(() => {
-            pending.delete(timer);
-            player(body, fixtures, response);
-          }, options.slowMs ?? 5_000);
-          pending.add(timer);
-          // The client gave up: do not answer into a closed socket.
-          response.on("close", () => {
-            clearTimeout(timer);
-            pending.delete(timer);
-          });
-          return;
-        }
+        case "slow":
+          return answerLater(response, pending, options.slowMs ?? 5_000, () => player(body, fixtures, response));
         case "normal":
           return player(body, fixtures, response);
       }
