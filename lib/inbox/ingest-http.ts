@@ -56,31 +56,43 @@ function readIncomingBody(request: IncomingMessage, limit: number): Promise<Buff
   });
 }
 
-// After refusing a body, read and discard what is still arriving (within these bounds) instead of closing the socket:
-// closing with unread input sends a TCP reset, which can reach the sender before our answer does. Past the bounds
-// the sender is abusive and the connection is cut.
+// After refusing a body, the rest of it is read and discarded (within these bounds) before the response ends: Node
+// closes a connection as soon as a response ends when the sender asked for `Connection: close`, and closing with unread
+// input sends a TCP reset that can reach the sender before our answer. Past the bounds the sender is abusive and the
+// connection is cut.
 const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
 const DRAIN_MAX_MS = 5_000;
 
-function discardRestOfBody(request: IncomingMessage): void {
+/** Sends the whole answer now; ends the response only once the request is fully read (or cut past the bounds). */
+function answerAfterDraining(request: IncomingMessage, response: ServerResponse, body: Buffer): void {
+  response.write(body);
   let drained = 0;
-  const timer = setTimeout(() => request.destroy(), DRAIN_MAX_MS);
+  let finished = false;
+  const finish = (cut: boolean) => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(timer);
+    if (cut) request.destroy();
+    else response.end();
+  };
+  const timer = setTimeout(() => finish(true), DRAIN_MAX_MS);
   timer.unref();
   request.on("data", (chunk: Buffer) => {
     drained += chunk.length;
-    if (drained > DRAIN_MAX_BYTES) request.destroy();
+    if (drained > DRAIN_MAX_BYTES) finish(true);
   });
-  request.once("end", () => clearTimeout(timer));
-  request.once("close", () => clearTimeout(timer));
+  request.once("end", () => finish(false));
+  request.once("close", () => finish(false));
   request.resume();
 }
 
-async function send(response: ServerResponse, answer: Response): Promise<void> {
+async function send(request: IncomingMessage, response: ServerResponse, answer: Response, bodyStillArriving: boolean): Promise<void> {
   const body = Buffer.from(await answer.arrayBuffer());
   const headers: Record<string, string> = { "content-length": String(body.length) };
   answer.headers.forEach((value, name) => (headers[name] = value));
   response.writeHead(answer.status, headers);
-  response.end(body);
+  if (bodyStillArriving) answerAfterDraining(request, response, body);
+  else response.end(body);
 }
 
 /**
@@ -107,6 +119,5 @@ export async function handleIngestRequest(request: IncomingMessage, response: Se
     refusedBody = !request.readableEnded;
     answer = errorResponse(error);
   }
-  if (refusedBody) discardRestOfBody(request);
-  await send(response, answer);
+  await send(request, response, answer, refusedBody);
 }
