@@ -2,6 +2,7 @@
 
 import { useId, useRef, useState, type FormEvent } from "react";
 import { formErrors } from "../../endpoints/_shared/form-errors";
+import { FormAlert } from "../../endpoints/_shared/form-alert";
 import { TextField } from "../../endpoints/_shared/text-field";
 import ui from "../../endpoints/_shared/ui.module.css";
 import { useFocusFirstInvalid } from "../../endpoints/_shared/use-focus-first-invalid";
@@ -36,11 +37,7 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (created: { name: s
 
   return (
     <form ref={form} className={ui.stack} onSubmit={submit}>
-      {errors.form ? (
-        <p role="alert" tabIndex={-1} className={ui.alert}>
-          {errors.form}
-        </p>
-      ) : null}
+      <FormAlert message={errors.form} />
       <TextField
         id={`${id}-name`}
         label="Name"

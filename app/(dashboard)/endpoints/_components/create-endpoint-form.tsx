@@ -2,6 +2,7 @@
 
 import { useId, useRef, useState, type FormEvent } from "react";
 import { formErrors } from "../_shared/form-errors";
+import { FormAlert } from "../_shared/form-alert";
 import { TextField } from "../_shared/text-field";
 import ui from "../_shared/ui.module.css";
 import { useFocusFirstInvalid } from "../_shared/use-focus-first-invalid";
@@ -32,11 +33,7 @@ export function CreateEndpointForm({ onCreated, onCancel }: { onCreated: (endpoi
 
   return (
     <form ref={form} className={ui.stack} onSubmit={submit}>
-      {errors.form ? (
-        <p role="alert" tabIndex={-1} className={ui.alert}>
-          {errors.form}
-        </p>
-      ) : null}
+      <FormAlert message={errors.form} />
       <TextField
         id={`${id}-name`}
         label="Name"

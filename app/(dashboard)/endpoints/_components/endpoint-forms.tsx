@@ -2,6 +2,7 @@
 
 import { useId, useRef, useState, type FormEvent } from "react";
 import { formErrors } from "../_shared/form-errors";
+import { FormAlert } from "../_shared/form-alert";
 import { TextField } from "../_shared/text-field";
 import ui from "../_shared/ui.module.css";
 import { useFocusFirstInvalid } from "../_shared/use-focus-first-invalid";
@@ -28,11 +29,7 @@ export function EditDetailsForm({ endpoint, onDone }: { endpoint: WebhookEndpoin
 
   return (
     <form ref={form} className={ui.stack} onSubmit={submit}>
-      {errors.form ? (
-        <p role="alert" tabIndex={-1} className={ui.alert}>
-          {errors.form}
-        </p>
-      ) : null}
+      <FormAlert message={errors.form} />
       <TextField id={`${id}-name`} label="Name" value={name} onChange={setName} required maxLength={100} autoFocus error={errors.fields.name} />
       <TextField
         id={`${id}-description`}
@@ -83,11 +80,7 @@ export function SigningSettingsForm({ endpoint, onDone }: { endpoint: WebhookEnd
   return (
     <form ref={form} className={ui.stack} onSubmit={submit}>
       <p className="hint">Now: {describeSigning(endpoint.signing)}.</p>
-      {errors.form ? (
-        <p role="alert" tabIndex={-1} className={ui.alert}>
-          {errors.form}
-        </p>
-      ) : null}
+      <FormAlert message={errors.form} />
       <SigningFields
         idPrefix={`${id}-signing`}
         values={values}
