@@ -18,7 +18,8 @@ declare module "vitest" {
  */
 export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, "..");
-  if (staleBuildReason(root)) buildApp(root);
+  // SIGNALBOX_TEST_SKIP_BUILD=1: for a run of database-only files while sources are being edited (the app is not started).
+  if (process.env.SIGNALBOX_TEST_SKIP_BUILD !== "1" && staleBuildReason(root)) buildApp(root);
   const server = await startTestPostgres();
   const template = await createEmptyDatabase(server.url, "template");
   await migrateDatabase(template.url);
