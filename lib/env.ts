@@ -7,6 +7,28 @@ const optionalString = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
+const flag = z
+  .enum(["true", "false", "1", "0", ""])
+  .default("")
+  .transform((value) => value === "true" || value === "1");
+
+/** "http=8080,https=8443" → { http: 8080, https: 8443 }. */
+const portOverrides = z
+  .string()
+  .default("")
+  .transform((value, context) => {
+    const ports: { http?: number; https?: number } = {};
+    for (const entry of value.split(",").map((part) => part.trim()).filter(Boolean)) {
+      const match = /^(https?)=(\d{1,5})$/.exec(entry);
+      if (!match) {
+        context.addIssue({ code: "custom", message: `"${entry}" is not scheme=port (http=8080, https=8443)` });
+        return z.NEVER;
+      }
+      ports[match[1] as "http" | "https"] = Number(match[2]);
+    }
+    return ports;
+  });
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional()),
@@ -26,11 +48,39 @@ const envSchema = z.object({
   GOOGLE_CLIENT_SECRET: optionalString,
   /** Waterfall priority: provider ids, comma-separated; listed ones run first in this order, the rest after. */
   ENRICHMENT_PROVIDER_ORDER: z.string().default(""),
+  /** Provider ids to leave out entirely, comma-separated (e.g. "website" for an operator who wants no crawling). */
+  ENRICHMENT_PROVIDERS_DISABLED: z
+    .string()
+    .default("")
+    .transform((value) => value.split(",").map((id) => id.trim().toLowerCase()).filter(Boolean)),
   /** Where YouTube's player data is fetched from (tests point it at a local fake). */
   YOUTUBE_BASE_URL: optionalString.pipe(z.url().optional()),
   /** Enables the email-finder vendor adapter (domain search). */
   HUNTER_API_KEY: optionalString,
   HUNTER_API_URL: optionalString.pipe(z.url().optional()),
+  /** Enables the company data adapter (funding). */
+  PEOPLEDATALABS_API_KEY: optionalString,
+  PEOPLEDATALABS_API_URL: optionalString.pipe(z.url().optional()),
+  /** Enables the technographics adapter. */
+  BUILTWITH_API_KEY: optionalString,
+  BUILTWITH_API_URL: optionalString.pipe(z.url().optional()),
+  /** Funding from public SEC EDGAR Form D filings (no account); "false" turns it off. URLs are for tests. */
+  SEC_EDGAR_ENABLED: z.enum(["true", "false"]).default("true").transform((value) => value === "true"),
+  SEC_EDGAR_SEARCH_URL: optionalString.pipe(z.url().optional()),
+  SEC_EDGAR_ARCHIVE_URL: optionalString.pipe(z.url().optional()),
+  /** DNS servers for collectors (host names, MX, SPF, DMARC): comma-separated ip or ip:port; default the system's. */
+  DNS_SERVERS: z
+    .string()
+    .default("")
+    .transform((value) => value.split(",").map((server) => server.trim()).filter(Boolean)),
+  /** A contact (email or URL) added to the crawler's User-Agent, as SEC EDGAR and polite crawling ask. */
+  OUTBOUND_CONTACT: optionalString,
+  /** Pages the website collector reads per company. */
+  CRAWL_MAX_PAGES: z.coerce.number().int().min(1).max(50).default(12),
+  /** Tests only: let collectors reach loopback (127.0.0.0/8, ::1). Never set in production. */
+  OUTBOUND_ALLOW_LOOPBACK: flag,
+  /** Tests only: connect URLs without a port to these ports ("http=8080,https=8443"), so fake sites need no port 80. */
+  OUTBOUND_TEST_PORTS: portOverrides,
 });
 
 export type Env = z.infer<typeof envSchema>;

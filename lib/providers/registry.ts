@@ -2,8 +2,22 @@ import type { DomainEmailsProviderInput } from "@/lib/enrichment/domain-emails-f
 import type { IntelligenceProviderInput } from "@/lib/enrichment/intelligence-fields";
 import type { EnrichmentProvider } from "@/lib/enrichment/types";
 import { env } from "@/lib/env";
-import { createHunterDomainEmailsProvider } from "./hunter";
+import { db } from "@/lib/db/client";
+import { createCompanySnapshots } from "./company-snapshot";
+import {
+  fingerprintTechnographicsProvider,
+  type FirstPartyOptions,
+  publicFilingsFundingProvider,
+  storedCompetitorsProvider,
+  websiteEmailsProvider,
+} from "./first-party";
+import { createSecEdgarFundingSource, type FundingSource } from "./funding/sec-edgar";
+import { outboundFromEnv } from "./outbound/from-env";
+import type { OutboundClient } from "./outbound/types";
 import { sandboxDomainEmailsProvider, sandboxIntelligenceProvider } from "./sandbox";
+import { createBuiltWithTechnographicsProvider } from "./vendors/builtwith";
+import { createHunterDomainEmailsProvider } from "./vendors/hunter";
+import { createPeopleDataLabsFundingProvider } from "./vendors/peopledatalabs";
 
 export interface ProviderLists {
   domainEmails: EnrichmentProvider<DomainEmailsProviderInput>[];
@@ -28,15 +42,45 @@ let live: ProviderLists | undefined;
 
 /**
  * The providers live keys run, in waterfall order: first-party collectors first (free to us), then vendor adapters
- * whose keys the operator configured. Built once from the environment.
+ * whose keys the operator configured; ENRICHMENT_PROVIDER_ORDER reorders them. Built once from the environment.
  */
 export function liveProviders(): ProviderLists {
   if (live) return live;
   const config = env();
-  const domainEmails: EnrichmentProvider<DomainEmailsProviderInput>[] = [];
-  if (config.HUNTER_API_KEY) domainEmails.push(createHunterDomainEmailsProvider({ apiKey: config.HUNTER_API_KEY, baseUrl: config.HUNTER_API_URL }));
-  live = { domainEmails: orderProviders(domainEmails, config.ENRICHMENT_PROVIDER_ORDER), intelligence: [] };
+  const { http, dns } = outboundFromEnv();
+  const snapshots = createCompanySnapshots({ http, dns, db, maxPages: config.CRAWL_MAX_PAGES });
+  const firstParty: FirstPartyOptions = { snapshots, db };
+
+  const domainEmails: EnrichmentProvider<DomainEmailsProviderInput>[] = [websiteEmailsProvider(firstParty)];
+  if (config.HUNTER_API_KEY) domainEmails.push(createHunterDomainEmailsProvider({ apiKey: config.HUNTER_API_KEY, baseUrl: config.HUNTER_API_URL, http }));
+
+  const intelligence: EnrichmentProvider<IntelligenceProviderInput>[] = [fingerprintTechnographicsProvider(firstParty), storedCompetitorsProvider(firstParty)];
+  const funding = secEdgarFromEnv(http);
+  if (funding) intelligence.push(publicFilingsFundingProvider({ ...firstParty, funding }));
+  if (config.PEOPLEDATALABS_API_KEY) {
+    intelligence.push(createPeopleDataLabsFundingProvider({ apiKey: config.PEOPLEDATALABS_API_KEY, baseUrl: config.PEOPLEDATALABS_API_URL, http }));
+  }
+  if (config.BUILTWITH_API_KEY) {
+    intelligence.push(createBuiltWithTechnographicsProvider({ apiKey: config.BUILTWITH_API_KEY, baseUrl: config.BUILTWITH_API_URL, http }));
+  }
+
+  const enabled = <T extends { id: string }>(providers: T[]) => providers.filter((provider) => !config.ENRICHMENT_PROVIDERS_DISABLED.includes(provider.id));
+  live = {
+    domainEmails: orderProviders(enabled(domainEmails), config.ENRICHMENT_PROVIDER_ORDER),
+    intelligence: orderProviders(enabled(intelligence), config.ENRICHMENT_PROVIDER_ORDER),
+  };
   return live;
+}
+
+/** SEC EDGAR asks every client to declare a contact: without OUTBOUND_CONTACT the public-filings source stays off. */
+function secEdgarFromEnv(http: OutboundClient): FundingSource | undefined {
+  const config = env();
+  if (!config.SEC_EDGAR_ENABLED) return undefined;
+  if (!config.OUTBOUND_CONTACT?.includes("@")) {
+    console.warn("Funding from public filings is off: set OUTBOUND_CONTACT to an email address (SEC EDGAR requires one).");
+    return undefined;
+  }
+  return createSecEdgarFundingSource({ http, searchBaseUrl: config.SEC_EDGAR_SEARCH_URL, archiveBaseUrl: config.SEC_EDGAR_ARCHIVE_URL });
 }
 
 /** Test keys get the deterministic sandbox and nothing else: no upstream call, ever. */

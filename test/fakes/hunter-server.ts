@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { answerLater } from "./answer-later";
+import { type FakeVendorRequest, sendJson, sendOversized, sendRedirect, sendTruncatedJson, startFakeVendorServer } from "./vendor-server";
 
 /*
  * A local stand-in for Hunter's API, so adapter and HTTP tests run offline over real HTTP. The protocol (path
  * `/v2/domain-search`, its query parameters, X-API-KEY / api_key authentication, the `{ data, meta }` body and the
  * `{ errors: [{ id, code, details }] }` error shape) follows Hunter's public API v2 documentation for Domain Search,
- * as far as it is known without access to the service. The companies, people and addresses below are handmade and
+ * as far as it is known without access to the service. Its statuses are Hunter's: 401 for a bad key, 403 when the
+ * per-second/per-minute rate limit is hit, 429 when the plan's monthly searches are used up. The companies, people and addresses below are handmade and
  * fictional: every domain is under the reserved `.example` TLD and every phone number is in the 555-0100..0199 range
  * reserved for fiction.
  */
@@ -171,18 +172,30 @@ export const FAKE_HUNTER_COMPANIES: readonly FakeCompany[] = [
   },
 ];
 
-/** `normal` answers per the data; the others simulate the failures an adapter must survive. */
-export type FakeHunterMode = "normal" | "rate_limited" | "server_error" | "slow" | "malformed" | "unexpected_shape" | "redirect";
+/**
+ * `normal` answers per the data; the others simulate the failures an adapter must survive:
+ * `rate_limited` 429 with a Retry-After (`retryAfterSeconds`), `throttled` 403 (Hunter's rate limit, no Retry-After),
+ * `usage_exhausted` 429 without Retry-After (the plan's monthly searches are used up), `unauthorized` 401 whatever
+ * the key (a revoked key), `server_error` 500, `slow` answers after `slowMs`, `malformed` a 200 cut off mid-JSON,
+ * `unexpected_shape` JSON that is not the documented shape, `redirect` a 302 elsewhere, `oversized` a 5 MiB body.
+ */
+export type FakeHunterMode =
+  | "normal"
+  | "rate_limited"
+  | "throttled"
+  | "usage_exhausted"
+  | "unauthorized"
+  | "server_error"
+  | "slow"
+  | "malformed"
+  | "unexpected_shape"
+  | "redirect"
+  | "oversized";
 
-export interface FakeHunterRequest {
-  method: string;
-  /** Path and query exactly as received. */
-  url: string;
-  path: string;
-  query: Record<string, string>;
-  /** Lower-cased names, as node:http gives them. */
-  headers: IncomingHttpHeaders;
-}
+/** One scripted answer: a mode, a 429 with this exact Retry-After value, or a 200 with this body. */
+export type FakeHunterAnswer = FakeHunterMode | { mode: "rate_limited"; retryAfter: string } | { body: unknown };
+
+export type FakeHunterRequest = FakeVendorRequest;
 
 export interface FakeHunterOptions {
   /** Default: a random key. */
@@ -199,13 +212,11 @@ export interface FakeHunter {
   apiKey: string;
   /** Every request received, oldest first. */
   requests: FakeHunterRequest[];
+  /** How every request is answered once the queue is empty. */
   setMode(mode: FakeHunterMode): void;
+  /** Answers for the next requests, one each, before the mode applies again; `setMode` clears it. */
+  enqueue(...answers: FakeHunterAnswer[]): void;
   close(): Promise<void>;
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  response.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
-  response.end(JSON.stringify(body));
 }
 
 function sendError(response: ServerResponse, status: number, id: string, details: string, headers: Record<string, string> = {}) {
@@ -269,52 +280,57 @@ function domainSearch(query: URLSearchParams, response: ServerResponse) {
 /** Starts the fake on 127.0.0.1 on a free port. */
 export async function startFakeHunter(options: FakeHunterOptions = {}): Promise<FakeHunter> {
   const apiKey = options.apiKey ?? `fake_${randomBytes(16).toString("hex")}`;
-  const requests: FakeHunterRequest[] = [];
-  const pending = new Set<NodeJS.Timeout>();
   let mode: FakeHunterMode = "normal";
+  const queue: FakeHunterAnswer[] = [];
 
-  const server = createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://fake.invalid");
-    requests.push({ method: request.method ?? "", url: request.url ?? "", path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers });
-
-    if (url.pathname !== "/v2/domain-search" || request.method !== "GET") return sendError(response, 404, "not_found", "This route does not exist");
-    const key = request.headers["x-api-key"] ?? url.searchParams.get("api_key");
+  const server = await startFakeVendorServer((request, response) => {
+    const query = new URLSearchParams(request.query);
+    if (request.path !== "/v2/domain-search" || request.method !== "GET") return sendError(response, 404, "not_found", "This route does not exist");
+    const key = request.headers["x-api-key"] ?? query.get("api_key");
     if (key !== apiKey) return sendError(response, 401, "authentication_failed", "No user found for the API key supplied");
 
-    switch (mode) {
+    const answer = queue.shift() ?? mode;
+    if (typeof answer === "object") {
+      if ("body" in answer) return sendJson(response, 200, answer.body);
+      return sendError(response, 429, "too_many_requests", "You have reached your rate limit", { "retry-after": answer.retryAfter });
+    }
+    switch (answer) {
       case "rate_limited":
         return sendError(response, 429, "too_many_requests", "You have reached your rate limit", { "retry-after": String(options.retryAfterSeconds ?? 30) });
+      case "throttled":
+        return sendError(response, 403, "too_many_requests", "You have reached the rate limit for this API key");
+      case "usage_exhausted":
+        return sendError(response, 429, "too_many_requests", "You've reached the limit for the number of searches per billing period included in your plan.");
+      case "unauthorized":
+        return sendError(response, 401, "authentication_failed", "No user found for the API key supplied");
       case "server_error":
         return sendError(response, 500, "server_error", "Something went wrong on our side");
       case "malformed":
-        response.writeHead(200, { "content-type": "application/json; charset=utf-8" });
-        return response.end('{"data":{"domain":"acme-robotics.example","emails":[{"value":"maria.gonz');
+        return sendTruncatedJson(response, '{"data":{"domain":"acme-robotics.example","emails":[{"value":"maria.gonz');
       case "unexpected_shape":
         return sendJson(response, 200, { data: { domain: "acme-robotics.example", emails: { count: 12 } } });
       case "redirect":
-        response.writeHead(302, { location: `http://127.0.0.1:${(server.address() as AddressInfo).port}/elsewhere` });
-        return response.end();
+        return sendRedirect(response, server.origin);
+      case "oversized":
+        return sendOversized(response, 5 * 1024 * 1024, false);
       case "slow":
-        return answerLater(response, pending, options.slowMs ?? 5_000, () => domainSearch(url.searchParams, response));
+        return answerLater(response, server.pending, options.slowMs ?? 5_000, () => domainSearch(query, response));
       case "normal":
-        return domainSearch(url.searchParams, response);
+        return domainSearch(query, response);
     }
   });
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v2`,
+    baseUrl: `${server.origin}/v2`,
     apiKey,
-    requests,
+    requests: server.requests,
     setMode: (next) => {
       mode = next;
+      queue.length = 0;
     },
-    close: async () => {
-      for (const timer of pending) clearTimeout(timer);
-      pending.clear();
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    enqueue: (...answers) => {
+      queue.push(...answers);
     },
+    close: server.close,
   };
 }

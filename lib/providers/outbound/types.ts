@@ -40,6 +40,16 @@ export interface OutboundResponse {
 export interface OutboundClient {
   request(url: string | URL, init?: OutboundRequest): Promise<OutboundResponse>;
   readonly userAgent: string;
+  /** The robots.txt rules of an origin ("https://example.com"), from the same cache `robots: true` uses. */
+  robotsFor?(origin: string, signal?: AbortSignal): Promise<RobotsRules>;
+}
+
+/** An origin's robots.txt as it applies to our user agent. */
+export interface RobotsRules {
+  /** Whether we may fetch `url` (a URL on that origin). */
+  isAllowed(url: string): boolean;
+  /** The `Sitemap:` URLs the file lists. */
+  sitemaps: string[];
 }
 
 export type OutboundRefusal =

@@ -1,47 +1,45 @@
 import { z } from "zod";
-import { readLimited } from "@/lib/api/body";
 import { DOMAIN_EMAIL_FIELDS, type DomainEmailsProviderInput, type EmailRecord } from "@/lib/enrichment/domain-emails-fields";
 import type { EnrichmentProvider, ProviderFields } from "@/lib/enrichment/types";
+import type { OutboundClient } from "@/lib/providers/outbound/types";
+import { VENDOR_COSTS_CENTS } from "./vendor-costs";
+import { VendorError } from "./vendor-error";
+import { DEFAULT_VENDOR_TIMEOUT_MS, requestVendorJson, type StatusMeaning } from "./vendor-request";
 
 /*
  * Adapter for Hunter's email finder "Domain Search", written against Hunter's public API v2 documentation:
  * `GET {baseUrl}/domain-search?domain=…|company=…&limit&offset&type&seniority&department`, key in `X-API-KEY`
  * (Hunter also takes `api_key` in the query; the header keeps the key out of URLs and access logs).
- * Errors thrown here are phrased so they can be logged or surfaced anywhere: they never name the vendor, repeat its
- * wording or carry the key.
+ * Hunter's statuses differ from the usual ones: 403 means the per-second/per-minute rate limit was hit (slow down and
+ * retry), 429 means the plan's monthly searches are used up (nothing to retry until the operator acts). Hunter
+ * documents no Retry-After, so a 403 is retried once after a second, the width of its narrowest window.
  */
 
 const DEFAULT_BASE_URL = "https://api.hunter.io/v2";
-const USER_AGENT = "Signalbox/0.1";
 /** Hunter's documented maximum page size. */
 const MAX_LIMIT = 100;
-/** A full page is well under 1 MiB; anything far larger is not a Domain Search answer and is not buffered. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** How sure we are of scalars Hunter states (facts such as the pattern are inferred on its side, not observed). */
 const SCALAR_CONFIDENCE = 0.9;
+/** Hunter's narrowest rate-limit window is one second. */
+const RATE_LIMIT_BACKOFF_MS = 1_000;
 
 export interface HunterOptions {
   apiKey: string;
   /** Default "https://api.hunter.io/v2"; tests point it at a local fake. */
   baseUrl?: string;
-  /** What one call costs us, in cents; default 1. */
+  http: OutboundClient;
+  /** What one call costs us, in cents; default from the vendor catalogue. */
   costCents?: number;
-  /** Default the global fetch; the composition root may pass an SSRF-safe one. */
-  fetch?: typeof fetch;
+  /** The whole call, retries included; default 10 s. */
+  timeoutMs?: number;
 }
 
-/** A failed upstream call. `status` is that of a non-2xx answer; `retryAfterSeconds` is set when it said when to retry. */
-export class UpstreamError extends Error {
-  readonly status?: number;
-  readonly retryAfterSeconds?: number;
-
-  constructor(message: string, options: { status?: number; retryAfterSeconds?: number; cause?: unknown } = {}) {
-    super(message, { cause: options.cause });
-    this.name = "UpstreamError";
-    this.status = options.status;
-    this.retryAfterSeconds = options.retryAfterSeconds;
-  }
-}
+/** 403 is Hunter's rate limit; a 429 without a stated wait is its monthly usage limit. */
+const hunterStatusMeaning: StatusMeaning = (status, retryAfterSeconds) => {
+  if (status === 403) return "rate_limited";
+  if (status === 429 && retryAfterSeconds === undefined) return "quota";
+  return undefined;
+};
 
 // The documented body is checked strictly where we depend on it (the `data` object, and each email's address, type
 // and confidence), so a changed API fails loudly instead of answering nothing. Optional details that are missing or
@@ -85,17 +83,27 @@ type DomainSearchData = z.infer<typeof domainSearchBody>["data"];
 export function createHunterDomainEmailsProvider(options: HunterOptions): EnrichmentProvider<DomainEmailsProviderInput> {
   if (options.apiKey === "") throw new Error("The email finder adapter needs an API key.");
   const baseUrl = new URL(options.baseUrl ?? DEFAULT_BASE_URL).href.replace(/\/+$/, "");
+  const timeoutMs = options.timeoutMs ?? DEFAULT_VENDOR_TIMEOUT_MS;
 
   return {
     id: "hunter",
     operation: "companies_domain_emails",
     supplies: DOMAIN_EMAIL_FIELDS.map((field) => field.name),
-    costCents: options.costCents ?? 1,
+    costCents: options.costCents ?? VENDOR_COSTS_CENTS.hunter,
+    timeoutMs,
     async enrich(input, { signal }) {
-      const url = `${baseUrl}/domain-search?${domainSearchQuery(input)}`;
-      const body = await getJson(options.fetch ?? globalThis.fetch, url, options.apiKey, signal);
-      const parsed = domainSearchBody.safeParse(body);
-      if (!parsed.success) throw new UpstreamError("upstream answered with an unexpected body");
+      const answer = await requestVendorJson({
+        http: options.http,
+        url: `${baseUrl}/domain-search?${domainSearchQuery(input)}`,
+        headers: { "x-api-key": options.apiKey },
+        signal,
+        timeoutMs,
+        statusMeaning: hunterStatusMeaning,
+        rateLimitBackoffMs: RATE_LIMIT_BACKOFF_MS,
+      });
+      if (!answer.found) return {};
+      const parsed = domainSearchBody.safeParse(answer.body);
+      if (!parsed.success) throw new VendorError("invalid_body", "upstream answered with an unexpected body", { status: answer.status });
       return toFields(parsed.data.data);
     },
   };
@@ -114,58 +122,6 @@ function domainSearchQuery(input: DomainEmailsProviderInput): URLSearchParams {
   if (input.seniority !== undefined) query.set("seniority", input.seniority);
   if (input.department !== undefined) query.set("department", input.department);
   return query;
-}
-
-async function getJson(fetchImpl: typeof fetch, url: string, apiKey: string, signal: AbortSignal): Promise<unknown> {
-  let text: string;
-  try {
-    const response = await fetchImpl(url, {
-      headers: { "x-api-key": apiKey, accept: "application/json", "user-agent": USER_AGENT },
-      signal,
-      // Fetch would carry the X-API-KEY header along to wherever a redirect points; the API never redirects.
-      redirect: "error",
-    });
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new UpstreamError(`upstream answered ${response.status}`, {
-        status: response.status,
-        retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after")),
-      });
-    }
-    text = await readText(response);
-  } catch (error) {
-    throw asUpstreamError(error, signal);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new UpstreamError("upstream answered with a body that is not JSON");
-  }
-}
-
-/** The body as text, refusing (without buffering) anything over MAX_BODY_BYTES. */
-async function readText(response: Response): Promise<string> {
-  const body = await readLimited(response.body, response.headers.get("content-length"), MAX_BODY_BYTES, () => new UpstreamError("upstream answer is too large"));
-  return body.toString("utf8");
-}
-
-/** Network errors carry the upstream's host in their cause: it stays there, for the server's own logs, not in the message. */
-function asUpstreamError(error: unknown, signal: AbortSignal): UpstreamError {
-  if (error instanceof UpstreamError) return error;
-  if (signal.aborted) {
-    const timedOut = signal.reason instanceof DOMException && signal.reason.name === "TimeoutError";
-    return new UpstreamError(timedOut ? "upstream request timed out" : "upstream request aborted", { cause: signal.reason });
-  }
-  return new UpstreamError("upstream request failed", { cause: error });
-}
-
-/** `Retry-After` as seconds from now: either delay-seconds or an HTTP date (RFC 9110 §10.2.3). */
-function parseRetryAfter(value: string | null): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
 }
 
 function toEmailRecord(email: DomainSearchData["emails"][number]): EmailRecord {

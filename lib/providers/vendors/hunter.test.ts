@@ -2,10 +2,14 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DomainEmailsProviderInput, EmailRecord } from "@/lib/enrichment/domain-emails-fields";
+import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
 import { FAKE_HUNTER_COMPANIES, startFakeHunter, type FakeHunter } from "@/test/fakes/hunter-server";
-import { createHunterDomainEmailsProvider, UpstreamError } from "./hunter";
+import { createHunterDomainEmailsProvider } from "./hunter";
+import { vendorFailure, withRequestCount } from "./test-support";
+import type { VendorError } from "./vendor-error";
 
-// Real HTTP on loopback against the local fake; nothing here can reach the vendor.
+// Real HTTP on loopback against the local fake, through the real outbound client; nothing here can reach the vendor.
+const http = createOutboundClient({ allowLoopback: true });
 let fake: FakeHunter;
 
 beforeAll(async () => {
@@ -20,8 +24,8 @@ afterAll(async () => {
   await fake.close();
 });
 
-function provider(overrides: { apiKey?: string; baseUrl?: string; fetch?: typeof fetch } = {}) {
-  return createHunterDomainEmailsProvider({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, ...overrides });
+function provider(overrides: { apiKey?: string; baseUrl?: string; timeoutMs?: number } = {}) {
+  return createHunterDomainEmailsProvider({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, http, ...overrides });
 }
 
 function enrich(input: Partial<DomainEmailsProviderInput>, signal = AbortSignal.timeout(10_000)) {
@@ -34,30 +38,22 @@ function lastRequest() {
   return request;
 }
 
-/** Awaits a failed call and checks the error can be shown anywhere: no vendor name, no key, no vendor wording. */
-async function upstreamFailure(call: Promise<unknown>, apiKey = fake.apiKey): Promise<UpstreamError> {
-  const error: unknown = await call.then(
-    () => {
-      throw new Error("expected the call to fail");
-    },
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(UpstreamError);
-  const upstream = error as UpstreamError;
-  for (const text of [upstream.message, String(upstream)]) {
-    expect(text).not.toMatch(/hunter/i);
-    expect(text).not.toContain(apiKey);
-    expect(text).not.toContain("No user found");
-  }
-  return upstream;
+/** A failed call whose error can be shown anywhere: no vendor name, no key, no vendor wording. */
+function failure(call: Promise<unknown>, apiKey = fake.apiKey): Promise<VendorError> {
+  return vendorFailure(call, [/hunter/i, apiKey, /No user found|rate limit|billing period|went wrong/i]);
+}
+
+/** How many requests the fake receives while `call` runs. */
+async function requestsDuring(call: () => Promise<unknown>): Promise<number> {
+  return (await withRequestCount(fake.requests, call)).requests;
 }
 
 describe("hunter adapter: mapping", () => {
   it("is an internal domain-emails provider costing 1 cent by default", () => {
     const adapter = provider();
-    expect(adapter).toMatchObject({ id: "hunter", operation: "companies_domain_emails", costCents: 1 });
+    expect(adapter).toMatchObject({ id: "hunter", operation: "companies_domain_emails", costCents: 1, timeoutMs: 10_000 });
     expect([...adapter.supplies].sort()).toEqual(["acceptAll", "disposable", "domain", "emails", "organization", "pattern", "webmail"]);
-    expect(createHunterDomainEmailsProvider({ apiKey: "k", costCents: 3 }).costCents).toBe(3);
+    expect(createHunterDomainEmailsProvider({ apiKey: "k", http, costCents: 3, timeoutMs: 4_000 })).toMatchObject({ costCents: 3, timeoutMs: 4_000 });
   });
 
   it("maps the domain's facts and every email field", async () => {
@@ -130,23 +126,25 @@ describe("hunter adapter: mapping", () => {
   });
 
   it("tolerates odd optional details but clamps confidence to 0–100", async () => {
-    const body = {
-      data: {
-        domain: "odd.example",
-        organization: 42,
-        emails: [
-          {
-            value: "a@odd.example",
-            type: "personal",
-            confidence: 140.4,
-            sources: [{ uri: "https://odd.example/a" }, null, { uri: "https://odd.example/b", extracted_on: "2025-01-01" }],
-            first_name: ["A"],
-            verification: { date: "2025-01-01", status: "risky" },
-          },
-        ],
+    fake.enqueue({
+      body: {
+        data: {
+          domain: "odd.example",
+          organization: 42,
+          emails: [
+            {
+              value: "a@odd.example",
+              type: "personal",
+              confidence: 140.4,
+              sources: [{ uri: "https://odd.example/a" }, null, { uri: "https://odd.example/b", extracted_on: "2025-01-01" }],
+              first_name: ["A"],
+              verification: { date: "2025-01-01", status: "risky" },
+            },
+          ],
+        },
       },
-    };
-    const fields = await provider({ fetch: async () => Response.json(body) }).enrich({ domain: "odd.example", wanted: 1 }, { signal: AbortSignal.timeout(5_000) });
+    });
+    const fields = await enrich({ domain: "odd.example", wanted: 1 });
     expect(fields.organization).toBeUndefined();
     expect(fields.emails).toEqual({
       value: [
@@ -172,14 +170,14 @@ describe("hunter adapter: mapping", () => {
 });
 
 describe("hunter adapter: request", () => {
-  it("sends the key in X-API-KEY only, never in the URL, with an honest user agent", async () => {
+  it("sends the key in X-API-KEY only, never in the URL, with the outbound client's user agent", async () => {
     await enrich({ domain: "acme-robotics.example" });
     const request = lastRequest();
     expect(request.method).toBe("GET");
     expect(request.path).toBe("/v2/domain-search");
     expect(request.headers["x-api-key"]).toBe(fake.apiKey);
     expect(request.headers.accept).toBe("application/json");
-    expect(request.headers["user-agent"]).toBe("Signalbox/0.1");
+    expect(request.headers["user-agent"]).toBe(http.userAgent);
     expect(request.url).not.toContain(fake.apiKey);
     expect(request.query).not.toHaveProperty("api_key");
   });
@@ -231,100 +229,150 @@ describe("hunter adapter: request", () => {
   });
 
   it("refuses to be built without a key, or called with neither domain nor company", async () => {
-    expect(() => createHunterDomainEmailsProvider({ apiKey: "" })).toThrow(/API key/);
+    expect(() => createHunterDomainEmailsProvider({ apiKey: "", http })).toThrow(/API key/);
     await expect(enrich({})).rejects.toThrow(/domain or a company/);
   });
 });
 
 describe("hunter adapter: failures", () => {
-  it("a wrong key: 401, without echoing either key or the upstream's wording", async () => {
+  it("a wrong key: 401, at once, without echoing either key or the upstream's wording", async () => {
     const wrongKey = "wrong_key_0123456789abcdef";
-    const error = await upstreamFailure(
-      provider({ apiKey: wrongKey }).enrich({ domain: "acme-robotics.example", wanted: 1 }, { signal: AbortSignal.timeout(5_000) }),
-      wrongKey,
-    );
-    expect(error).toMatchObject({ message: "upstream answered 401", status: 401, retryAfterSeconds: undefined });
-    expect(error.message).not.toContain(fake.apiKey);
+    let error: VendorError | undefined;
+    const sent = await requestsDuring(async () => {
+      error = await failure(
+        provider({ apiKey: wrongKey }).enrich({ domain: "acme-robotics.example", wanted: 1 }, { signal: AbortSignal.timeout(5_000) }),
+        wrongKey,
+      );
+    });
+    expect(sent).toBe(1);
+    expect(error).toMatchObject({ reason: "unauthorized", message: "upstream answered 401", status: 401, retryAfterSeconds: undefined });
+    expect(error?.message).not.toContain(fake.apiKey);
   });
 
-  it("rate limited: 429 with the seconds to wait", async () => {
+  it("a revoked key is not retried either", async () => {
+    fake.setMode("unauthorized");
+    let error: VendorError | undefined;
+    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(1);
+    expect(error?.reason).toBe("unauthorized");
+  });
+
+  it("429 with a short Retry-After: waits, retries once and answers", async () => {
+    fake.enqueue({ mode: "rate_limited", retryAfter: "1" });
+    let fields: Awaited<ReturnType<typeof enrich>> = {};
+    expect(await requestsDuring(async () => (fields = await enrich({ domain: "globex-logistics.example" })))).toBe(2);
+    expect(fields.organization?.value).toBe("Globex Logistics");
+  });
+
+  it("429 with a long Retry-After: fails at once with the seconds to wait", async () => {
     fake.setMode("rate_limited");
-    const error = await upstreamFailure(enrich({ domain: "acme-robotics.example" }));
-    expect(error).toMatchObject({ message: "upstream answered 429", status: 429, retryAfterSeconds: 42 });
+    let error: VendorError | undefined;
+    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(1);
+    expect(error).toMatchObject({ reason: "rate_limited", message: "upstream answered 429", status: 429, retryAfterSeconds: 42 });
   });
 
   it("reads Retry-After given as an HTTP date", async () => {
-    const at = new Date(Date.now() + 120_000).toUTCString();
-    const error = await upstreamFailure(
-      provider({ fetch: async () => new Response("{}", { status: 429, headers: { "retry-after": at } }) }).enrich(
-        { domain: "acme-robotics.example", wanted: 1 },
-        { signal: AbortSignal.timeout(5_000) },
-      ),
-    );
+    fake.enqueue({ mode: "rate_limited", retryAfter: new Date(Date.now() + 120_000).toUTCString() });
+    const error = await failure(enrich({ domain: "acme-robotics.example", wanted: 1 }));
+    expect(error.reason).toBe("rate_limited");
     expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(118);
     expect(error.retryAfterSeconds).toBeLessThanOrEqual(120);
   });
 
-  it("a server error: 500", async () => {
+  it("403 is the per-second rate limit: retried once after a pause", async () => {
+    fake.enqueue("throttled");
+    let fields: Awaited<ReturnType<typeof enrich>> = {};
+    expect(await requestsDuring(async () => (fields = await enrich({ domain: "globex-logistics.example" })))).toBe(2);
+    expect(fields.domain?.value).toBe("globex-logistics.example");
+
+    fake.setMode("throttled");
+    let error: VendorError | undefined;
+    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(2);
+    expect(error).toMatchObject({ reason: "rate_limited", message: "upstream answered 403", status: 403 });
+  });
+
+  it("429 without Retry-After is the monthly usage limit: quota, not retried", async () => {
+    fake.setMode("usage_exhausted");
+    let error: VendorError | undefined;
+    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(1);
+    expect(error).toMatchObject({ reason: "quota", message: "upstream answered 429", status: 429 });
+  });
+
+  it("a server error is retried once: a blip is survived, an outage fails as unavailable", async () => {
+    fake.enqueue("server_error");
+    let fields: Awaited<ReturnType<typeof enrich>> = {};
+    expect(await requestsDuring(async () => (fields = await enrich({ domain: "globex-logistics.example" })))).toBe(2);
+    expect(fields.pattern?.value).toBe("{f}{last}");
+
     fake.setMode("server_error");
-    expect(await upstreamFailure(enrich({ domain: "acme-robotics.example" }))).toMatchObject({ message: "upstream answered 500", status: 500 });
+    let error: VendorError | undefined;
+    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(2);
+    expect(error).toMatchObject({ reason: "unavailable", message: "upstream answered 500", status: 500 });
   });
 
   it("a body that is not JSON", async () => {
     fake.setMode("malformed");
-    expect((await upstreamFailure(enrich({ domain: "acme-robotics.example" }))).message).toBe("upstream answered with a body that is not JSON");
+    expect(await failure(enrich({ domain: "acme-robotics.example" }))).toMatchObject({
+      reason: "invalid_body",
+      message: "upstream answered with a body that is not JSON",
+    });
   });
 
   it("JSON that is not the documented shape", async () => {
     fake.setMode("unexpected_shape");
-    expect((await upstreamFailure(enrich({ domain: "acme-robotics.example" }))).message).toBe("upstream answered with an unexpected body");
-    const missingConfidence = { data: { domain: "a.example", emails: [{ value: "x@a.example", type: "personal" }] } };
-    const adapter = provider({ fetch: async () => Response.json(missingConfidence) });
-    await upstreamFailure(adapter.enrich({ domain: "a.example", wanted: 1 }, { signal: AbortSignal.timeout(5_000) }));
+    expect(await failure(enrich({ domain: "acme-robotics.example" }))).toMatchObject({
+      reason: "invalid_body",
+      message: "upstream answered with an unexpected body",
+    });
+    fake.setMode("normal");
+    fake.enqueue({ body: { data: { domain: "a.example", emails: [{ value: "x@a.example", type: "personal" }] } } });
+    expect((await failure(enrich({ domain: "a.example", wanted: 1 }))).reason).toBe("invalid_body");
   });
 
-  it("an oversized body, declared or streamed, is refused without buffering it", async () => {
-    const huge = "x".repeat(4 * 1024 * 1024 + 1);
-    for (const respond of [
-      async () => new Response(huge, { headers: { "content-length": String(huge.length) } }),
-      async () => new Response(new Blob([huge]).stream()),
-    ]) {
-      const adapter = provider({ fetch: respond });
-      const error = await upstreamFailure(adapter.enrich({ domain: "a.example", wanted: 1 }, { signal: AbortSignal.timeout(5_000) }));
-      expect(error.message).toBe("upstream answer is too large");
-    }
+  it("an oversized body is refused without buffering it", async () => {
+    fake.setMode("oversized");
+    expect(await failure(enrich({ domain: "acme-robotics.example" }))).toMatchObject({ reason: "too_large", message: "upstream answer is too large" });
   });
 
-  it("a slow upstream is cut off by the call's time limit", async () => {
+  it("a slow upstream is cut off by the adapter's time limit, without a retry", async () => {
     fake.setMode("slow");
-    const started = performance.now();
-    const error = await upstreamFailure(enrich({ domain: "acme-robotics.example" }, AbortSignal.timeout(150)));
-    expect(error.message).toBe("upstream request timed out");
-    expect(performance.now() - started).toBeLessThan(2_000);
+    let error: VendorError | undefined;
+    const adapter = provider({ timeoutMs: 300 });
+    const call = () => adapter.enrich({ domain: "acme-robotics.example", wanted: 1 }, { signal: AbortSignal.timeout(10_000) });
+    expect(await requestsDuring(async () => (error = await failure(call())))).toBe(1);
+    expect(error).toMatchObject({ reason: "timeout", message: "upstream request timed out" });
+  });
+
+  it("a slow upstream is cut off by the caller's time limit", async () => {
+    fake.setMode("slow");
+    const error = await failure(enrich({ domain: "acme-robotics.example" }, AbortSignal.timeout(150)));
+    expect(error).toMatchObject({ reason: "timeout", message: "upstream request timed out" });
   });
 
   it("a call abandoned by its caller", async () => {
     fake.setMode("slow");
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    expect((await upstreamFailure(enrich({ domain: "acme-robotics.example" }, controller.signal))).message).toBe("upstream request aborted");
+    expect(await failure(enrich({ domain: "acme-robotics.example" }, controller.signal))).toMatchObject({
+      reason: "aborted",
+      message: "upstream request aborted",
+    });
   });
 
   it("a redirect is refused, so the key is never sent elsewhere", async () => {
     fake.setMode("redirect");
     const before = fake.requests.length;
-    expect((await upstreamFailure(enrich({ domain: "acme-robotics.example" }))).message).toBe("upstream request failed");
+    expect(await failure(enrich({ domain: "acme-robotics.example" }))).toMatchObject({ reason: "redirected", message: "upstream answered 302" });
     expect(fake.requests.slice(before).map((request) => request.path)).toEqual(["/v2/domain-search"]);
   });
 
-  it("an unreachable upstream", async () => {
+  it("an unreachable upstream, tried twice", async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const adapter = provider({ baseUrl: `http://127.0.0.1:${port}/v2` });
-    const error = await upstreamFailure(adapter.enrich({ domain: "acme-robotics.example", wanted: 1 }, { signal: AbortSignal.timeout(5_000) }));
-    expect(error).toMatchObject({ message: "upstream request failed", status: undefined });
+    const error = await failure(adapter.enrich({ domain: "acme-robotics.example", wanted: 1 }, { signal: AbortSignal.timeout(5_000) }));
+    expect(error).toMatchObject({ reason: "unavailable", message: "upstream request failed", status: undefined });
     // The network error stays available to the server's own logs.
     expect(error.cause).toBeInstanceOf(Error);
   });

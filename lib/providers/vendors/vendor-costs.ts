@@ -1,0 +1,28 @@
+/*
+ * What one call to each vendor costs us, in whole cents: the adapters' default `costCents`, which the waterfall
+ * weighs against the call's budget. These are estimates from each vendor's public list prices per request, rounded
+ * up, as checked when the adapters were written; an operator with a negotiated contract passes its own `costCents`.
+ * A vendor that bills nothing for a miss still costs this much here: the waterfall pays at the start of a call,
+ * before it knows whether the vendor will find anything.
+ */
+
+export const VENDOR_COSTS_CENTS = {
+  /**
+   * Email finder, Domain Search: one search credit per 1–10 addresses returned, none when nothing is found. Self-serve
+   * plans run from about 2.5¢ a credit (Starter) down to about 1¢ (Business, 50,000 credits a month); we assume the
+   * volume plan a production deployment runs on. A call asking for more than 10 addresses spends one credit per 10.
+   */
+  hunter: 1,
+  /**
+   * Company data, Company Enrichment API: one credit per match (200), none for a 404. Self-serve company credits are
+   * listed around 10¢ each at the smallest monthly tier, cheaper in volume.
+   */
+  peopledatalabs: 10,
+  /**
+   * Technographics, Domain API: one API credit per domain looked up with a non-error result. Credits come with the
+   * API plans and top-up packs; at the smaller packs a credit works out to roughly 4–5¢.
+   */
+  builtwith: 5,
+} as const satisfies Record<string, number>;
+
+export type VendorId = keyof typeof VENDOR_COSTS_CENTS;
