@@ -103,7 +103,10 @@ async function collectSnapshot(domain: string, options: CompanySnapshotOptions, 
       description: organization.description,
       keywords,
       technologies: detected.map((technology) => technology.name),
-      profile: { ...organization, mailProvider: mailDns?.mailProvider ?? null },
+      profile: {
+        ...organization,
+        mail: mailDns && { provider: mailDns.mailProvider, spfIncludes: mailDns.spf.includes, dmarcPolicy: mailDns.dmarc.policy },
+      },
     });
   }
   return { domain, collectedAt, reachable, crawl, mailDns, organization, siteEmails, technologies, keywords };

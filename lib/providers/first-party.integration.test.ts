@@ -175,6 +175,12 @@ describe("technographics from fingerprints of the site and its DNS", () => {
     expect(byName.get("Google Workspace")?.evidence).toEqual(expect.arrayContaining([expect.stringMatching(/MX aspmx\.l\.google\.com/)]));
     expect(answer.meta).toMatchObject({ costCents: 5, providersAttempted: 1, fieldsReturned: ["technographics"], fieldsMissing: [] });
 
+    const company = await db().company.findUniqueOrThrow({ where: { domain: "acme.example" } });
+    expect(company).toMatchObject({ name: "Acme Analytics", technologies: expect.arrayContaining(["WordPress", "Google Workspace"]) });
+    expect(company.profile).toMatchObject({
+      legalName: "Acme Analytics, Inc.",
+      mail: { provider: "Google Workspace", spfIncludes: ["_spf.google.com", "sendgrid.net"], dmarcPolicy: "reject" },
+    });
     const stored = await db().technologyObservation.findMany({ where: { domain: "acme.example" } });
     expect(stored.map((row) => row.technology).sort()).toEqual(technologies.map((technology) => technology.name).sort());
   });
