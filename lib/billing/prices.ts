@@ -8,7 +8,34 @@ export const PRICES = {
   companies_domain_emails: { baseCents: 2, perEmailCents: 1 },
   companies_intelligence: { funding: 10, competitors: 8, technographics: 5 } satisfies Record<IntelligenceSignal, number>,
   media_video_details: 1,
+  /** Charged only when something is found: a miss is free (but the balance must cover a hit to start). */
+  people_email: 4,
+  people_enrich: 10,
+  people_mobile: 25,
+  companies_enrich: 5,
+  /** Multi-record operations: a base price plus one price per record on the returned page. */
+  people_search: { baseCents: 2, perRecordCents: 2 },
+  companies_search: { baseCents: 1, perRecordCents: 1 },
+  companies_discover: { baseCents: 2, perRecordCents: 1 },
 } as const;
+
+type MultiRecordOperation = "people_search" | "companies_search" | "companies_discover";
+
+/** A multi-record call costs its base price plus one price per record on the returned page. */
+export function multiRecordPriceRange(operation: MultiRecordOperation, limit: number): PriceRange {
+  const { baseCents, perRecordCents } = PRICES[operation];
+  return { minCents: baseCents, maxCents: baseCents + perRecordCents * limit };
+}
+
+export function multiRecordCost(operation: MultiRecordOperation, records: number): number {
+  const { baseCents, perRecordCents } = PRICES[operation];
+  return baseCents + perRecordCents * records;
+}
+
+/** A found-or-free lookup: costs nothing when nothing is found, its price otherwise. */
+export function lookupPriceRange(operation: "people_email" | "people_enrich" | "people_mobile" | "companies_enrich"): PriceRange {
+  return { minCents: 0, maxCents: PRICES[operation] };
+}
 
 export interface PriceRange {
   minCents: number;

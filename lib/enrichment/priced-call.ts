@@ -29,6 +29,11 @@ export interface PricedCallOptions<Data> {
   /** The request as the cache and the ledger see it: equal inputs, equal keys. */
   normalizedInput: Record<string, unknown>;
   priceRange: PriceRange;
+  /**
+   * What the balance (and X-Budget-Cents) must cover before any upstream work; default `priceRange.minCents`. Lookups
+   * that are free when nothing is found set it to the price of a hit, so a call is never started that could not pay.
+   */
+  requiredCents?: number;
   /** X-Budget-Cents, when the caller sent it. */
   budgetCents?: number;
   /** Cache-Control: no-cache. */
@@ -75,8 +80,9 @@ export async function runPricedCall<Data>(options: PricedCallOptions<Data>): Pro
   const started = performance.now();
   const { principal, priceRange, budgetCents } = options;
   const mode = principal.mode;
-  if (budgetCents !== undefined && budgetCents < priceRange.minCents) {
-    throw new ApiError("payment_required", `X-Budget-Cents (${budgetCents}) is below this call's minimum price of ${priceRange.minCents} cents.`);
+  const requiredCents = options.requiredCents ?? priceRange.minCents;
+  if (budgetCents !== undefined && budgetCents < requiredCents) {
+    throw new ApiError("payment_required", `X-Budget-Cents (${budgetCents}) is below the ${requiredCents} cents this call needs.`);
   }
   const hash = inputHash(options.operation, options.normalizedInput);
   const useCache = mode === "live" && !options.bypassCache;
@@ -88,7 +94,7 @@ export async function runPricedCall<Data>(options: PricedCallOptions<Data>): Pro
     if (mode === "live") {
       const balances = await getBalances(principal.workspace.id);
       const available = balances.subscriptionRemainingCents + balances.purchasedBalanceCents;
-      if (available < priceRange.minCents) throw paymentRequired(priceRange.minCents);
+      if (available < requiredCents) throw paymentRequired(requiredCents);
       capCents = Math.min(capCents, available);
     }
     output = outputOf(await options.run(mode, capCents));

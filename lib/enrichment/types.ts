@@ -5,7 +5,16 @@
  * a client can see.
  */
 
-export type OperationName = "companies_domain_emails" | "companies_intelligence";
+export type OperationName =
+  | "companies_domain_emails"
+  | "companies_intelligence"
+  | "companies_enrich"
+  | "companies_search"
+  | "companies_discover"
+  | "people_email"
+  | "people_enrich"
+  | "people_mobile"
+  | "people_search";
 
 /** One value a provider found, with how sure it is (0–1). */
 export interface FieldValue<T = unknown> {

@@ -3,6 +3,7 @@ import type { IntelligenceProviderInput } from "@/lib/enrichment/intelligence-fi
 import type { EnrichmentProvider } from "@/lib/enrichment/types";
 import { env } from "@/lib/env";
 import { db } from "@/lib/db/client";
+import { liveCompanyProviders, sandboxCompanyProviders, type CompanyProviderLists } from "./company-providers";
 import { createCompanySnapshots } from "./company-snapshot";
 import {
   fingerprintTechnographicsProvider,
@@ -14,12 +15,14 @@ import {
 import { createSecEdgarFundingSource, type FundingSource } from "./funding/sec-edgar";
 import { outboundFromEnv } from "./outbound/from-env";
 import type { OutboundClient } from "./outbound/types";
+import { livePeopleProviders, sandboxPeopleProviders, type PeopleProviderLists } from "./people-providers";
+import type { ProviderDeps } from "./provider-deps";
 import { sandboxDomainEmailsProvider, sandboxIntelligenceProvider } from "./sandbox";
 import { createBuiltWithTechnographicsProvider } from "./vendors/builtwith";
 import { createHunterDomainEmailsProvider } from "./vendors/hunter";
 import { createPeopleDataLabsFundingProvider } from "./vendors/peopledatalabs";
 
-export interface ProviderLists {
+export interface ProviderLists extends PeopleProviderLists, CompanyProviderLists {
   domainEmails: EnrichmentProvider<DomainEmailsProviderInput>[];
   intelligence: EnrichmentProvider<IntelligenceProviderInput>[];
 }
@@ -49,6 +52,7 @@ export function liveProviders(): ProviderLists {
   const config = env();
   const { http, dns } = outboundFromEnv();
   const snapshots = createCompanySnapshots({ http, dns, db, maxPages: config.CRAWL_MAX_PAGES });
+  const deps: ProviderDeps = { http, dns, snapshots, db, config };
   const firstParty: FirstPartyOptions = { snapshots, db };
 
   const domainEmails: EnrichmentProvider<DomainEmailsProviderInput>[] = [websiteEmailsProvider(firstParty)];
@@ -64,11 +68,16 @@ export function liveProviders(): ProviderLists {
     intelligence.push(createBuiltWithTechnographicsProvider({ apiKey: config.BUILTWITH_API_KEY, baseUrl: config.BUILTWITH_API_URL, http }));
   }
 
-  const enabled = <T extends { id: string }>(providers: T[]) => providers.filter((provider) => !config.ENRICHMENT_PROVIDERS_DISABLED.includes(provider.id));
-  live = {
-    domainEmails: orderProviders(enabled(domainEmails), config.ENRICHMENT_PROVIDER_ORDER),
-    intelligence: orderProviders(enabled(intelligence), config.ENRICHMENT_PROVIDER_ORDER),
-  };
+  const lists: ProviderLists = { domainEmails, intelligence, ...livePeopleProviders(deps), ...liveCompanyProviders(deps) };
+  // Every list: the disabled ids removed, then the operator's order.
+  const arranged = Object.entries(lists).map(([operation, providers]: [string, { id: string }[]]) => [
+    operation,
+    orderProviders(
+      providers.filter((provider) => !config.ENRICHMENT_PROVIDERS_DISABLED.includes(provider.id)),
+      config.ENRICHMENT_PROVIDER_ORDER,
+    ),
+  ]);
+  live = Object.fromEntries(arranged) as unknown as ProviderLists;
   return live;
 }
 
@@ -87,4 +96,6 @@ function secEdgarFromEnv(http: OutboundClient): FundingSource | undefined {
 export const sandboxProviders: ProviderLists = {
   domainEmails: [sandboxDomainEmailsProvider],
   intelligence: [sandboxIntelligenceProvider],
+  ...sandboxPeopleProviders,
+  ...sandboxCompanyProviders,
 };
