@@ -22,9 +22,21 @@ function scopeKey(scope: CursorScope): string {
 }
 
 /** An opaque, signed cursor: `base64url(payload).signature`. */
-export function encodeCursor(position: KeysetPosition, scope: CursorScope): string {
-  const payload = Buffer.from(JSON.stringify({ v: VERSION, t: position.createdAt.toISOString(), i: position.id, s: scopeKey(scope) })).toString("base64url");
+function signedCursor(fields: Record<string, unknown>, scope: CursorScope): string {
+  const payload = Buffer.from(JSON.stringify({ v: VERSION, ...fields, s: scopeKey(scope) })).toString("base64url");
   return `${payload}.${sign(payload)}`;
+}
+
+export function encodeCursor(position: KeysetPosition, scope: CursorScope): string {
+  return signedCursor({ t: position.createdAt.toISOString(), i: position.id }, scope);
+}
+
+/**
+ * A cursor into a ranked list that is answered whole and paged (search results, cut from one cached answer): the
+ * offset of the next page, signed so it cannot be forged or reused with other filters.
+ */
+export function encodeOffsetCursor(offset: number, scope: CursorScope): string {
+  return signedCursor({ o: offset }, scope);
 }
 
 function invalidCursor(): ApiError {
@@ -33,22 +45,36 @@ function invalidCursor(): ApiError {
   });
 }
 
-/** The position a cursor encodes; 400 when it was altered, forged, or issued for another workspace or filter set. */
-export function decodeCursor(cursor: string, scope: CursorScope): KeysetPosition {
+/** The payload of a cursor signed for `scope`; 400 when it was altered, forged, or issued for another scope. */
+function verifiedPayload(cursor: string, scope: CursorScope): Record<string, unknown> {
   const [payload, signature, extra] = cursor.split(".");
   if (!payload || !signature || extra !== undefined) throw invalidCursor();
   const expected = Buffer.from(sign(payload));
   const given = Buffer.from(signature);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursor();
-  let decoded: { v?: unknown; t?: unknown; i?: unknown; s?: unknown };
+  let decoded: unknown;
   try {
-    decoded = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as typeof decoded;
+    decoded = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
   } catch {
     throw invalidCursor();
   }
+  if (typeof decoded !== "object" || decoded === null) throw invalidCursor();
+  const fields = decoded as Record<string, unknown>;
+  if (fields.v !== VERSION || fields.s !== scopeKey(scope)) throw invalidCursor();
+  return fields;
+}
+
+/** The position a cursor encodes; 400 when it was altered, forged, or issued for another workspace or filter set. */
+export function decodeCursor(cursor: string, scope: CursorScope): KeysetPosition {
+  const decoded = verifiedPayload(cursor, scope);
   const createdAt = typeof decoded.t === "string" ? new Date(decoded.t) : new Date(Number.NaN);
-  if (decoded.v !== VERSION || typeof decoded.i !== "string" || Number.isNaN(createdAt.getTime()) || decoded.s !== scopeKey(scope)) {
-    throw invalidCursor();
-  }
+  if (typeof decoded.i !== "string" || Number.isNaN(createdAt.getTime())) throw invalidCursor();
   return { createdAt, id: decoded.i };
+}
+
+/** The offset an offset cursor encodes; 400 like `decodeCursor`. */
+export function decodeOffsetCursor(cursor: string, scope: CursorScope): number {
+  const { o } = verifiedPayload(cursor, scope);
+  if (typeof o !== "number" || !Number.isSafeInteger(o) || o < 0) throw invalidCursor();
+  return o;
 }
