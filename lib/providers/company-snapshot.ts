@@ -1,7 +1,9 @@
 import type { DbClient } from "@/lib/db/client";
+import type { EmailRecord } from "@/lib/enrichment/domain-emails-fields";
 import { industryKeywords } from "./companies/keywords";
 import { saveCompany } from "./companies/company-store";
 import { lookupMailDns, type MailDns } from "./dns/mail-dns";
+import { savePeople, type PersonRecord } from "./people/people-store";
 import type { DnsResolver } from "./outbound/dns-resolver";
 import type { OutboundClient } from "./outbound/types";
 import { detectTechnologies, type DetectedTechnology } from "./technographics/detect-technologies";
@@ -97,6 +99,7 @@ async function collectSnapshot(domain: string, options: CompanySnapshotOptions, 
       const observed = seen.get(technology.name);
       return { ...technology, firstDetected: observed?.firstDetected ?? collectedAt, lastDetected: observed?.lastDetected ?? collectedAt };
     });
+    await savePeople(client, domain, peopleOnSite(siteEmails));
     await saveCompany(client, {
       domain,
       name: organization.name,
@@ -110,4 +113,27 @@ async function collectSnapshot(domain: string, options: CompanySnapshotOptions, 
     });
   }
   return { domain, collectedAt, reachable, crawl, mailDns, organization, siteEmails, technologies, keywords };
+}
+
+/** Addresses built from the pattern score at most this; anything above was seen on the site. */
+const SEEN_ADDRESS_CONFIDENCE = 75;
+
+/** The people the site names, each with the address the site shows for them (never one built from the pattern). */
+function peopleOnSite(siteEmails: SiteEmails): PersonRecord[] {
+  const sameName = (email: EmailRecord, first: string, last: string) =>
+    email.firstName?.toLowerCase() === first.toLowerCase() && email.lastName?.toLowerCase() === last.toLowerCase();
+  return siteEmails.people.map((person) => ({
+    fullName: person.fullName,
+    firstName: person.firstName,
+    lastName: person.lastName,
+    position: person.jobTitle,
+    email:
+      person.email ??
+      siteEmails.emails.find((email) => email.confidence >= SEEN_ADDRESS_CONFIDENCE && sameName(email, person.firstName, person.lastName))?.value ??
+      null,
+    linkedin: person.linkedin,
+    twitter: person.twitter,
+    phone: person.phone,
+    sourceUrl: person.pageUrl,
+  }));
 }

@@ -129,6 +129,16 @@ describe("domain emails from the company's own website", () => {
       }
     }
     expect(answer.meta).toMatchObject({ costCents: 2 + 9, records: 9, providersAttempted: 1, fieldsMissing: ["acceptAll"], cached: false });
+
+    // The visit stored the people the site names, with the addresses seen for them (not the pattern's guesses).
+    const people = await db().person.findMany({ where: { domain: "acme.example" }, orderBy: { nameKey: "asc" } });
+    expect(people.map((stored) => [stored.fullName, stored.email, stored.seniority])).toEqual([
+      ["Hannah Schmidt", null, "senior"],
+      ["Jordan Ellis", "jordan.ellis@acme.example", "executive"],
+      ["Priya Natarajan", "priya.natarajan@acme.example", "executive"],
+      ["Sam O’Neill", null, "senior"], // "Office Manager": managers count as senior
+      ["Tomás Reyes", "tomas.reyes@acme.example", "senior"],
+    ]);
   });
 
   it("never requests what robots.txt forbids, never follows a redirect to a private address, never leaves the domain", () => {

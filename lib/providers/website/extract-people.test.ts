@@ -15,6 +15,7 @@ describe("extractPeople on the fixture sites", () => {
         email: "jordan.ellis@acme.example",
         linkedin: "https://www.linkedin.com/in/jordan-ellis-acme-test",
         twitter: "jordan_acme",
+        phone: null,
         evidence: "json-ld",
         pageUrl: page,
       },
@@ -26,6 +27,7 @@ describe("extractPeople on the fixture sites", () => {
         email: "priya.natarajan@acme.example",
         linkedin: null,
         twitter: "priya_ships",
+        phone: null,
         evidence: "team-card",
         pageUrl: page,
       },
@@ -37,6 +39,7 @@ describe("extractPeople on the fixture sites", () => {
         email: "tomas.reyes@acme.example",
         linkedin: null,
         twitter: null,
+        phone: null,
         evidence: "team-card",
         pageUrl: page,
       },
@@ -48,6 +51,7 @@ describe("extractPeople on the fixture sites", () => {
         email: null,
         linkedin: "https://www.linkedin.com/in/hannah-schmidt-acme-test",
         twitter: null,
+        phone: null,
         evidence: "team-card",
         pageUrl: page,
       },
@@ -59,6 +63,7 @@ describe("extractPeople on the fixture sites", () => {
         email: null,
         linkedin: null,
         twitter: null,
+        phone: null,
         evidence: "team-card",
         pageUrl: page,
       },
@@ -115,6 +120,20 @@ describe("extractPeople structures", () => {
   it("does not take headings and features for people", () => {
     const html = `<div class="features"><div class="f"><h3>Our Team</h3><p class="title">Head of everything</p></div><div class="f"><h3>Get Started</h3><p class="title">Lead magnet</p></div></div>`;
     expect(extractPeople(html, page)).toEqual([]);
+  });
+});
+
+describe("extractPeople phone numbers", () => {
+  it("keeps the number a card's tel: link or a Person's telephone gives, as written", () => {
+    const card = (name: string, title: string, extra: string) => `<div class="member"><h3>${name}</h3><p class="role">${title}</p>${extra}</div>`;
+    const html = `<html><body><section class="team">
+      ${card("Ada Quill", "Head of Sales", '<a href="tel:+1%20555%200142">Call</a>')}
+      ${card("Ben Marsh", "Engineer", '<a href="tel:">Call</a>')}
+      </section>
+      <script type="application/ld+json">{"@type":"Person","name":"Cleo Park","jobTitle":"CFO","telephone":"+49 30 5550 0100"}</script>
+      </body></html>`;
+    const phones = Object.fromEntries(extractPeople(html, "http://acme.example/team/").map((person) => [person.fullName, person.phone]));
+    expect(phones).toEqual({ "Ada Quill": "+1 555 0142", "Ben Marsh": null, "Cleo Park": "+49 30 5550 0100" });
   });
 });
 

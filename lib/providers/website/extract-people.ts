@@ -23,6 +23,8 @@ export interface FoundPerson {
   linkedin: string | null;
   /** Handle without "@", as email-finder APIs give it. */
   twitter: string | null;
+  /** A number printed for this person (a `tel:` link in their card, JSON-LD `telephone`), as written. */
+  phone: string | null;
   evidence: "json-ld" | "team-card";
   pageUrl: string;
 }
@@ -90,6 +92,7 @@ export function mergePeople(people: readonly FoundPerson[]): FoundPerson[] {
     known.email ??= person.email;
     known.linkedin ??= person.linkedin;
     known.twitter ??= person.twitter;
+    known.phone ??= person.phone;
   }
   return [...byName.values()];
 }
@@ -116,6 +119,7 @@ function jsonLdPeople(root: HTMLElement, pageUrl: string): FoundPerson[] {
         email: firstEmail(node),
         linkedin: firstOf(links, personLinkedin),
         twitter: firstOf(links, twitterHandle),
+        phone: cleanText(textProperty(node, "telephone")),
         evidence: "json-ld" as const,
         pageUrl,
       },
@@ -185,9 +189,20 @@ function readCard(card: HTMLElement, pageUrl: string): FoundPerson | null {
     email: extractEmails(card.outerHTML, pageUrl)[0]?.address ?? null,
     linkedin: firstOf(hrefs, personLinkedin),
     twitter: firstOf(hrefs, twitterHandle),
+    phone: firstOf(hrefs, telephoneNumber),
     evidence: "team-card",
     pageUrl,
   };
+}
+
+/** The number of a `tel:` link, percent-decoded, as written ("tel:+1-555-0142" → "+1-555-0142"). */
+function telephoneNumber(href: string): string | null {
+  if (!/^tel:/i.test(href)) return null;
+  try {
+    return cleanText(decodeURIComponent(href.slice(4)));
+  } catch {
+    return null;
+  }
 }
 
 /** The card's job title: an element marked as one, else the element right after the name if it reads as a title. */
