@@ -10,9 +10,10 @@ export const PRICES = {
   media_video_details: 1,
   /** Charged only when something is found: a miss is free (but the balance must cover a hit to start). */
   people_email: 4,
-  people_enrich: 10,
-  people_mobile: 25,
-  companies_enrich: 5,
+  /** Above what one call to the person-data vendor costs us, so the waterfall can reach it. */
+  people_enrich: 35,
+  people_mobile: 45,
+  companies_enrich: 12,
   /** Multi-record operations: a base price plus one price per record on the returned page. */
   people_search: { baseCents: 2, perRecordCents: 2 },
   companies_search: { baseCents: 1, perRecordCents: 1 },

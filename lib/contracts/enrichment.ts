@@ -42,7 +42,7 @@ export const metaSchema = z
   })
   .meta({ id: "Meta", description: "Cost and balance of the call, in cents, and how it was answered." });
 
-const pricedHeaders = z.object({
+export const pricedHeaders = z.object({
   "x-budget-cents": z
     .string()
     .regex(/^\d{1,8}$/, { error: "must be a whole number of cents, 0 or more" })
@@ -52,7 +52,7 @@ const pricedHeaders = z.object({
   "cache-control": z.string().optional().meta({ description: "`no-cache` answers from upstream even when a cached answer exists." }),
 });
 
-function pricedEnvelope<T extends z.ZodType>(data: T) {
+export function pricedEnvelope<T extends z.ZodType>(data: T) {
   return z.object({ success: z.literal(true), data, meta: metaSchema });
 }
 

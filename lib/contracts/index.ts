@@ -1,6 +1,8 @@
 import type { Contract } from "./contract";
+import { companyDiscoverContract, companyEnrichContract, companySearchContract } from "./companies";
 import { domainEmailsContract, intelligenceContract } from "./enrichment";
 import { videoDetailsContract } from "./media";
+import { peopleSearchContract, personEmailContract, personEnrichContract, personMobileContract } from "./people";
 import { getHealthContract, getOpenApiDocumentContract } from "./system";
 import {
   acknowledgeDeliveriesContract,
@@ -29,6 +31,13 @@ export const contracts: readonly Contract[] = [
   getUsageContract,
   domainEmailsContract,
   intelligenceContract,
+  companyEnrichContract,
+  companySearchContract,
+  companyDiscoverContract,
+  personEmailContract,
+  personEnrichContract,
+  personMobileContract,
+  peopleSearchContract,
   videoDetailsContract,
   createWebhookEndpointContract,
   listWebhookEndpointsContract,

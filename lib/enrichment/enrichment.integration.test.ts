@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { createWorkspace } from "@/lib/auth/workspaces";
-import { creditWorkspace, setSubscriptionAllowance } from "@/lib/billing/balances";
-import { createApiClient } from "@/lib/client/api-client";
 import { domainEmailsContract, intelligenceContract } from "@/lib/contracts/enrichment";
 import { db } from "@/lib/db/client";
 import { liveProviders } from "@/lib/providers/registry";
 import { startApp, type RunningApp } from "@/test/app-server";
+import { type Account, balances, enrichmentHarness, usageRows } from "@/test/enrichment-harness";
 import { FAKE_HUNTER_COMPANIES, startFakeHunter, type FakeHunter, type FakeHunterMode } from "@/test/fakes/hunter-server";
-import { detailPaths, errorOf, readResponse } from "@/test/http-api";
+import { detailPaths, errorOf } from "@/test/http-api";
 import { inputHash } from "./cache";
 
 /*
@@ -45,86 +44,12 @@ const FIRST_PARTY_PROVIDERS = "website,fingerprints,company-store,public-filings
 const FAKE_SLOW_MS = 12_000;
 
 let app: RunningApp;
+const { recorded, raw, account } = enrichmentHarness(() => app.baseUrl, "Enrichment tests");
 let fake: FakeHunter;
 
 // ---------------------------------------------------------------------------------------------------------------
-// Every response this file receives, kept for the provider-name scan at the end.
-
-interface Recorded {
-  what: string;
-  status: number;
-  text: string;
-  headers: [string, string][];
-}
-
-const recorded: Recorded[] = [];
-
-const recordingFetch: typeof fetch = async (input, init) => {
-  const response = await fetch(input, init);
-  const text = await response.clone().text();
-  recorded.push({ what: `${init?.method ?? "GET"} ${String(input)} → ${response.status}`, status: response.status, text, headers: [...response.headers] });
-  return response;
-};
-
-interface RawOptions {
-  key?: string | null;
-  /** A string is sent as is; anything else as JSON. */
-  body?: unknown;
-  /** Default `application/json` when there is a body; `null` sends none. */
-  contentType?: string | null;
-  headers?: Record<string, string>;
-  authorization?: string;
-}
-
-/** A raw request, for the error cases the typed client would not send. */
-async function raw(path: string, options: RawOptions = {}) {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.authorization !== undefined) headers.authorization = options.authorization;
-  else if (options.key) headers.authorization = `Bearer ${options.key}`;
-  const contentType = options.contentType === undefined ? (options.body === undefined ? null : "application/json") : options.contentType;
-  if (contentType !== null) headers["content-type"] = contentType;
-  const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
-  return readResponse(await recordingFetch(`${app.baseUrl}${path}`, { method: "POST", headers, body }));
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Money and keys.
-
-interface Account {
-  workspaceId: string;
-  liveKey: string;
-  liveKeyId: string;
-  testKey: string;
-  testKeyId: string;
-  live: ReturnType<typeof createApiClient>;
-  test: ReturnType<typeof createApiClient>;
-}
-
-/** A workspace with `subscriptionCents` of allowance left and `purchasedCents` bought, and one live and one test key. */
-async function account(subscriptionCents = 0, purchasedCents = 0): Promise<Account> {
-  const workspace = await createWorkspace({ name: "Enrichment tests" });
-  if (subscriptionCents > 0) await setSubscriptionAllowance({ workspaceId: workspace.id, allowanceCents: subscriptionCents, note: "plan" });
-  if (purchasedCents > 0) await creditWorkspace({ workspaceId: workspace.id, cents: purchasedCents, note: "top-up" });
-  const live = await createApiKey({ workspaceId: workspace.id, name: "live", mode: "live" });
-  const test = await createApiKey({ workspaceId: workspace.id, name: "test", mode: "test" });
-  return {
-    workspaceId: workspace.id,
-    liveKey: live.key,
-    liveKeyId: live.apiKey.id,
-    testKey: test.key,
-    testKeyId: test.apiKey.id,
-    live: createApiClient({ baseUrl: app.baseUrl, apiKey: live.key, fetch: recordingFetch }),
-    test: createApiClient({ baseUrl: app.baseUrl, apiKey: test.key, fetch: recordingFetch }),
-  };
-}
-
-async function balances(workspaceId: string) {
-  return db().workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { subscriptionRemainingCents: true, purchasedBalanceCents: true } });
-}
-
-async function usageRows(workspaceId: string) {
-  return db().ledgerEntry.findMany({ where: { workspaceId, kind: "usage" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-}
 
 type UsageRow = Awaited<ReturnType<typeof usageRows>>[number];
 

@@ -1,11 +1,39 @@
+import type { CompanyDiscoverProviderInput, CompanyEnrichProviderInput, CompanySearchProviderInput } from "@/lib/enrichment/company-fields";
+import type { EnrichmentProvider } from "@/lib/enrichment/types";
+import { createCompanyDataProfileProvider } from "./vendors/peopledatalabs-company";
+import { storeDiscoverProvider, storeSearchProvider, websiteProfileProvider } from "./first-party-companies";
 import type { ProviderDeps } from "./provider-deps";
+import { sandboxCompanyDiscoverProvider, sandboxCompanyEnrichProvider, sandboxCompanySearchProvider } from "./sandbox-companies";
 
-/** The company operations' provider lists (filled in by the company endpoints). */
-export type CompanyProviderLists = Record<never, never>;
-
-export function liveCompanyProviders(deps: ProviderDeps): CompanyProviderLists {
-  void deps;
-  return {};
+/** The company operations' provider lists. */
+export interface CompanyProviderLists {
+  companyEnrich: EnrichmentProvider<CompanyEnrichProviderInput>[];
+  companySearch: EnrichmentProvider<CompanySearchProviderInput>[];
+  companyDiscover: EnrichmentProvider<CompanyDiscoverProviderInput>[];
 }
 
-export const sandboxCompanyProviders: CompanyProviderLists = {};
+/**
+ * First-party providers first (the company's own site and DNS, our own store), then the company-data vendor when
+ * its key is configured. Search and discovery have no vendor: the company-data adapter looks up one company by
+ * website, name or profile, which can neither rank companies by a query nor list lookalikes, and one paid lookup per
+ * search would cost more than a search page earns.
+ */
+export function liveCompanyProviders(deps: ProviderDeps): CompanyProviderLists {
+  const firstParty = { snapshots: deps.snapshots, db: deps.db };
+  const companyEnrich: EnrichmentProvider<CompanyEnrichProviderInput>[] = [websiteProfileProvider(firstParty)];
+  if (deps.config.PEOPLEDATALABS_API_KEY) {
+    companyEnrich.push(createCompanyDataProfileProvider({ apiKey: deps.config.PEOPLEDATALABS_API_KEY, baseUrl: deps.config.PEOPLEDATALABS_API_URL, http: deps.http }));
+  }
+  return {
+    companyEnrich,
+    companySearch: [storeSearchProvider(firstParty)],
+    companyDiscover: [storeDiscoverProvider(firstParty)],
+  };
+}
+
+/** Test keys: the deterministic sandbox and nothing else. */
+export const sandboxCompanyProviders: CompanyProviderLists = {
+  companyEnrich: [sandboxCompanyEnrichProvider],
+  companySearch: [sandboxCompanySearchProvider],
+  companyDiscover: [sandboxCompanyDiscoverProvider],
+};

@@ -1,5 +1,3 @@
-import { createServer } from "node:net";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { createWorkspace } from "@/lib/auth/workspaces";
@@ -10,6 +8,7 @@ import { db } from "@/lib/db/client";
 import type { EmailRecord } from "@/lib/enrichment/domain-emails-fields";
 import type { Competitor, Funding, Technology } from "@/lib/enrichment/intelligence-fields";
 import { startApp, type RunningApp } from "@/test/app-server";
+import { closedPort } from "@/test/enrichment-harness";
 import { startFakeBuiltWith, type FakeBuiltWith } from "@/test/fakes/builtwith-server";
 import { startCompanySites, type CompanySites } from "@/test/fakes/company-sites";
 import { startFakeDnsServer, type FakeDnsServer } from "@/test/fakes/dns-server";
@@ -38,15 +37,6 @@ let builtWith: FakeBuiltWith;
 let pdl: FakePdl;
 let client: ApiClient;
 const responses: string[] = [];
-
-/** A port nothing listens on: https:// to the fake sites fails at once, so the crawler falls back to http://. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   [sites, edgar, builtWith, pdl] = await Promise.all([startCompanySites(), startFakeSecEdgar(), startFakeBuiltWith(), startFakePdl()]);

@@ -1,11 +1,62 @@
+import type {
+  PeopleEmailProviderInput,
+  PeopleEnrichProviderInput,
+  PeopleMobileProviderInput,
+  PeopleSearchProviderInput,
+} from "@/lib/enrichment/people-fields";
+import type { EnrichmentProvider } from "@/lib/enrichment/types";
+import {
+  storedPeopleSearchProvider,
+  storedPersonPhoneProvider,
+  storedPersonProfileProvider,
+  websitePeopleSearchProvider,
+  websitePersonEmailProvider,
+  websitePersonPhoneProvider,
+  websitePersonProfileProvider,
+  type FirstPartyPeopleOptions,
+} from "./first-party-people";
 import type { ProviderDeps } from "./provider-deps";
+import { sandboxPeopleSearchProvider, sandboxPersonEmailProvider, sandboxPersonPhoneProvider, sandboxPersonProfileProvider } from "./sandbox-people";
+import { createHunterEmailFinderProvider } from "./vendors/hunter-email-finder";
+import { createPeopleDataLabsPersonEnrichProvider, createPeopleDataLabsPersonMobileProvider } from "./vendors/peopledatalabs-person";
 
-/** The people operations' provider lists (filled in by the people endpoints). */
-export type PeopleProviderLists = Record<never, never>;
-
-export function livePeopleProviders(deps: ProviderDeps): PeopleProviderLists {
-  void deps;
-  return {};
+/** The people operations' provider lists, in waterfall order. */
+export interface PeopleProviderLists {
+  peopleEmail: EnrichmentProvider<PeopleEmailProviderInput>[];
+  peopleEnrich: EnrichmentProvider<PeopleEnrichProviderInput>[];
+  peopleMobile: EnrichmentProvider<PeopleMobileProviderInput>[];
+  peopleSearch: EnrichmentProvider<PeopleSearchProviderInput>[];
 }
 
-export const sandboxPeopleProviders: PeopleProviderLists = {};
+/**
+ * First-party sources first (the company's own site, then our store of people seen on earlier visits; free to us),
+ * then the vendor adapters whose keys the operator configured. Mobile numbers come from vendors only: a company's site
+ * prints work numbers at most, and we never guess.
+ */
+export function livePeopleProviders(deps: ProviderDeps): PeopleProviderLists {
+  const { config, http } = deps;
+  const options: FirstPartyPeopleOptions = { snapshots: deps.snapshots, db: deps.db };
+  const lists: PeopleProviderLists = {
+    peopleEmail: [websitePersonEmailProvider(options)],
+    peopleEnrich: [websitePersonProfileProvider(options), storedPersonProfileProvider(options)],
+    peopleMobile: [websitePersonPhoneProvider(options), storedPersonPhoneProvider(options)],
+    peopleSearch: [websitePeopleSearchProvider(options), storedPeopleSearchProvider(options)],
+  };
+  if (config.HUNTER_API_KEY) {
+    lists.peopleEmail.push(createHunterEmailFinderProvider({ apiKey: config.HUNTER_API_KEY, baseUrl: config.HUNTER_API_URL, http }));
+  }
+  if (config.PEOPLEDATALABS_API_KEY) {
+    const pdl = { apiKey: config.PEOPLEDATALABS_API_KEY, baseUrl: config.PEOPLEDATALABS_API_URL, http };
+    lists.peopleEnrich.push(createPeopleDataLabsPersonEnrichProvider(pdl));
+    lists.peopleMobile.push(createPeopleDataLabsPersonMobileProvider(pdl));
+  }
+  return lists;
+}
+
+/** Test keys: the deterministic sandbox and nothing else. */
+export const sandboxPeopleProviders: PeopleProviderLists = {
+  peopleEmail: [sandboxPersonEmailProvider],
+  peopleEnrich: [sandboxPersonProfileProvider],
+  peopleMobile: [sandboxPersonPhoneProvider],
+  peopleSearch: [sandboxPeopleSearchProvider],
+};

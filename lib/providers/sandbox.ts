@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { DOMAIN_EMAIL_FIELDS, type DomainEmailsProviderInput, type EmailRecord } from "@/lib/enrichment/domain-emails-fields";
 import {
   INTELLIGENCE_FIELDS,
@@ -9,7 +8,8 @@ import {
   type IntelligenceSignal,
   type Technology,
 } from "@/lib/enrichment/intelligence-fields";
-import type { EnrichmentProvider, FieldValue } from "@/lib/enrichment/types";
+import type { EnrichmentProvider } from "@/lib/enrichment/types";
+import { certain, generator, SANDBOX_DATE, sandboxDomainFor, slug, SANDBOX_FIRST_NAMES, SANDBOX_LAST_NAMES } from "./sandbox-kit";
 
 /*
  * What test keys (`sbx_test_…`) get instead of real enrichment (DESIGN §2), like Stripe's test mode. Every answer is
@@ -19,68 +19,8 @@ import type { EnrichmentProvider, FieldValue } from "@/lib/enrichment/types";
  * fiction, so nothing generated here can ever reach a real person.
  */
 
-/** The date every synthetic observation claims; fixed so answers never depend on when they are asked. */
-const SANDBOX_DATE = "2026-01-15";
-
-/** The sandbox is its own truth: every field it returns is certain. */
-function certain<T>(value: T): FieldValue<T> {
-  return { value, confidence: 1 };
-}
-
-interface Generator {
-  /** An integer in [min, max]. */
-  int(min: number, max: number): number;
-  pick<T>(items: readonly T[]): T;
-  shuffle<T>(items: readonly T[]): T[];
-}
-
-/**
- * mulberry32 seeded from SHA-256 of `scope` and the normalized input. Each operation and signal has its own scope, so
- * one signal's data never shifts when another's generator changes.
- */
-function generator(scope: string, normalized: string): Generator {
-  let state = createHash("sha256").update(`signalbox-sandbox:v1:${scope}:${normalized}`).digest().readUInt32BE(0);
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  return {
-    int,
-    pick: (items) => items[int(0, items.length - 1)] as (typeof items)[number],
-    shuffle: (items) => {
-      const copy = [...items];
-      for (let i = copy.length - 1; i > 0; i -= 1) {
-        const j = int(0, i);
-        [copy[i], copy[j]] = [copy[j] as (typeof copy)[number], copy[i] as (typeof copy)[number]];
-      }
-      return copy;
-    },
-  };
-}
-
 function normalizeDomain(domain: string): string {
   return domain.trim().toLowerCase().replace(/\.+$/, "");
-}
-
-/** A DNS label (at most 63 characters) made of lower-case letters, digits and hyphens. */
-function slug(text: string): string {
-  const label = text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .slice(0, 63)
-    .replace(/^-+|-+$/g, "");
-  return label || "company";
-}
-
-/** Where the synthetic mailboxes live: the domain itself when it is already reserved, else its slug under `.example`. */
-function mailDomainFor(domain: string): string {
-  return domain.endsWith(".example") ? domain : `${slug(domain)}.example`;
 }
 
 // Seniority and department values use the vocabulary of common email-finder APIs (the live adapters pass the caller's
@@ -104,17 +44,6 @@ const ROLES = [
 ] as const;
 const NON_EXECUTIVE_ROLES = ROLES.filter((role) => role.seniority !== "executive");
 
-// 25 of each: with at most 25 people per company, pairing two shuffles by index never repeats a first name, so no
-// two generated addresses collide.
-const FIRST_NAMES = [
-  "Ada", "Bruno", "Chiara", "Dmitri", "Elena", "Farah", "Gustavo", "Hana", "Ivan", "Jun", "Kofi", "Lucia", "Mateo",
-  "Nadia", "Oskar", "Priya", "Quentin", "Rosa", "Sven", "Tomoko", "Umar", "Valeria", "Wei", "Yara", "Zoltan",
-] as const;
-const LAST_NAMES = [
-  "Abbott", "Becker", "Castillo", "Dubois", "Eriksen", "Fontaine", "Garcia", "Horvath", "Ibrahim", "Jensen", "Kowalski",
-  "Lindqvist", "Moreau", "Nakamura", "Okafor", "Petrov", "Quinn", "Rossi", "Schmidt", "Tanaka", "Urquhart", "Varga",
-  "Weber", "Yilmaz", "Zhang",
-] as const;
 const GENERIC_MAILBOXES = ["info", "support", "sales", "hello", "press", "careers"] as const;
 const VERIFICATION_STATUSES = ["valid", "valid", "valid", "unknown"] as const;
 const SOURCE_PAGES = ["about", "team", "contact"] as const;
@@ -137,8 +66,8 @@ function sandboxEmails(mailDomain: string): EmailRecord[] {
   const random = generator("domain-emails", mailDomain);
   const total = random.int(5, 25);
   const genericCount = random.int(2, 4);
-  const firstNames = random.shuffle(FIRST_NAMES);
-  const lastNames = random.shuffle(LAST_NAMES);
+  const firstNames = random.shuffle(SANDBOX_FIRST_NAMES);
+  const lastNames = random.shuffle(SANDBOX_LAST_NAMES);
   const roles = random.shuffle(ROLES);
   const sources = (page: string) => [{ uri: `https://${mailDomain}/${page}`, extractedOn: SANDBOX_DATE }];
   const verification = () => ({ date: SANDBOX_DATE, status: random.pick(VERIFICATION_STATUSES) });
@@ -199,7 +128,7 @@ export const sandboxDomainEmailsProvider: EnrichmentProvider<DomainEmailsProvide
     else if (input.company !== undefined) domain = `${slug(input.company)}.example`;
     else throw new Error("A domain or a company is required.");
 
-    const mailDomain = mailDomainFor(domain);
+    const mailDomain = sandboxDomainFor(domain);
     const emails = sandboxEmails(mailDomain).filter(
       (email) =>
         (input.type === undefined || email.type === input.type) &&

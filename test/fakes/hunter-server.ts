@@ -4,13 +4,14 @@ import { answerLater } from "./answer-later";
 import { type FakeVendorRequest, sendJson, sendOversized, sendRedirect, sendTruncatedJson, startFakeVendorServer } from "./vendor-server";
 
 /*
- * A local stand-in for Hunter's API, so adapter and HTTP tests run offline over real HTTP. The protocol (path
- * `/v2/domain-search`, its query parameters, X-API-KEY / api_key authentication, the `{ data, meta }` body and the
- * `{ errors: [{ id, code, details }] }` error shape) follows Hunter's public API v2 documentation for Domain Search,
- * as far as it is known without access to the service. Its statuses are Hunter's: 401 for a bad key, 403 when the
- * per-second/per-minute rate limit is hit, 429 when the plan's monthly searches are used up. The companies, people and addresses below are handmade and
- * fictional: every domain is under the reserved `.example` TLD and every phone number is in the 555-0100..0199 range
- * reserved for fiction.
+ * A local stand-in for Hunter's API, so adapter and HTTP tests run offline over real HTTP. The protocol (paths
+ * `/v2/domain-search` and `/v2/email-finder`, their query parameters, X-API-KEY / api_key authentication, the
+ * `{ data, meta }` body and the `{ errors: [{ id, code, details }] }` error shape) follows Hunter's public API v2
+ * documentation for Domain Search and Email Finder, as far as it is known without access to the service. Its statuses
+ * are Hunter's: 401 for a bad key, 403 when the per-second/per-minute rate limit is hit, 429 when the plan's monthly
+ * searches are used up, 404 when the Email Finder has no address for the person, 451 when the person asked not to be
+ * processed. The companies, people and addresses below are handmade and fictional: every domain is under the reserved
+ * `.example` TLD and every phone number is in the 555-0100..0199 range reserved for fiction.
  */
 
 interface FakeSource {
@@ -173,7 +174,7 @@ export const FAKE_HUNTER_COMPANIES: readonly FakeCompany[] = [
 ];
 
 /**
- * `normal` answers per the data; the others simulate the failures an adapter must survive:
+ * `normal` answers per the data; the others simulate the failures an adapter must survive (on every route):
  * `rate_limited` 429 with a Retry-After (`retryAfterSeconds`), `throttled` 403 (Hunter's rate limit, no Retry-After),
  * `usage_exhausted` 429 without Retry-After (the plan's monthly searches are used up), `unauthorized` 401 whatever
  * the key (a revoked key), `server_error` 500, `slow` answers after `slowMs`, `malformed` a 200 cut off mid-JSON,
@@ -207,7 +208,7 @@ export interface FakeHunterOptions {
 }
 
 export interface FakeHunter {
-  /** Like "https://api.hunter.io/v2": `${baseUrl}/domain-search`. */
+  /** Like "https://api.hunter.io/v2": `${baseUrl}/domain-search`, `${baseUrl}/email-finder`. */
   baseUrl: string;
   apiKey: string;
   /** Every request received, oldest first. */
@@ -277,6 +278,141 @@ function domainSearch(query: URLSearchParams, response: ServerResponse) {
   });
 }
 
+/**
+ * People who asked Hunter to stop processing their data: the Email Finder answers 451 for them, whatever it knows.
+ * (Handmade and fictional, like everyone here.)
+ */
+export const FAKE_HUNTER_RESTRICTED_PEOPLE: readonly { domain: string; firstName: string; lastName: string }[] = [
+  { domain: "acme-robotics.example", firstName: "Noor", lastName: "Haddad" },
+];
+
+/** The score the finder gives an address it only derived from the domain's pattern, having seen it nowhere. */
+export const FAKE_HUNTER_PATTERN_GUESS_SCORE = 41;
+
+function companyFor(domain: string | null, companyName: string | null): FakeCompany | undefined {
+  // As in Domain Search: the domain wins when both are given; a company name is matched case-insensitively.
+  return domain
+    ? FAKE_HUNTER_COMPANIES.find((item) => item.domain === domain.trim().toLowerCase())
+    : FAKE_HUNTER_COMPANIES.find((item) => item.organization?.toLowerCase() === companyName?.trim().toLowerCase());
+}
+
+/** The person's name from `first_name` + `last_name`, or from `full_name` (first word, then the rest). */
+function requestedName(query: URLSearchParams): { first: string; last: string } | null {
+  const first = query.get("first_name")?.trim();
+  const last = query.get("last_name")?.trim();
+  if (first && last) return { first, last };
+  const words = query.get("full_name")?.trim().split(/\s+/) ?? [];
+  if (words.length < 2) return null;
+  return { first: words[0] as string, last: words.slice(1).join(" ") };
+}
+
+/** An address from a pattern such as "{first}.{last}" or "{f}{last}", as the finder derives one. */
+function fromPattern(pattern: string, domain: string, { first, last }: { first: string; last: string }): string {
+  const clean = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const local = pattern
+    .replaceAll("{first}", clean(first))
+    .replaceAll("{last}", clean(last))
+    .replaceAll("{f}", clean(first).slice(0, 1))
+    .replaceAll("{l}", clean(last).slice(0, 1));
+  return `${local}@${domain}`;
+}
+
+function emailFinder(query: URLSearchParams, response: ServerResponse) {
+  const domain = query.get("domain");
+  const companyName = query.get("company");
+  const maxDuration = query.get("max_duration");
+  if (!domain && !companyName) return sendError(response, 400, "wrong_params", "You are missing the domain or the company parameter");
+  const name = requestedName(query);
+  if (!name) return sendError(response, 400, "wrong_params", "You are missing the first_name and last_name, or the full_name parameter");
+  if (maxDuration !== null && !(/^\d+$/.test(maxDuration) && Number(maxDuration) >= 3 && Number(maxDuration) <= 20)) {
+    return sendError(response, 400, "wrong_params", "The max_duration must be between 3 and 20");
+  }
+
+  const company = companyFor(domain, companyName);
+  const sameName = (first: string | null, last: string | null) =>
+    first?.toLowerCase() === name.first.toLowerCase() && last?.toLowerCase() === name.last.toLowerCase();
+  if (
+    company &&
+    FAKE_HUNTER_RESTRICTED_PEOPLE.some((person) => person.domain === company.domain && sameName(person.firstName, person.lastName))
+  ) {
+    return sendError(response, 451, "restricted_person", "The person behind this email address asked us to stop processing their personal data");
+  }
+  // Unknown company: nothing to derive an address from.
+  if (!company) return sendError(response, 404, "not_found", "No email address was found for this person");
+
+  const known = company.emails.find((email) => email.type === "personal" && sameName(email.first_name, email.last_name));
+  const guess = !known && company.pattern ? fromPattern(company.pattern, company.domain, name) : null;
+  const meta = {
+    params: {
+      first_name: query.get("first_name"),
+      last_name: query.get("last_name"),
+      full_name: query.get("full_name"),
+      domain,
+      company: companyName,
+      max_duration: maxDuration,
+    },
+  };
+  const base = { domain: company.domain, accept_all: company.accept_all, company: company.organization };
+  if (known) {
+    return sendJson(response, 200, {
+      data: {
+        first_name: known.first_name,
+        last_name: known.last_name,
+        email: known.value,
+        score: known.confidence,
+        ...base,
+        position: known.position,
+        twitter: known.twitter,
+        linkedin_url: known.linkedin,
+        phone_number: known.phone_number,
+        sources: known.sources,
+        verification: known.verification,
+      },
+      meta,
+    });
+  }
+  // Not seen anywhere: a guess from the domain's pattern, or, without one, no address at all (`email: null`).
+  sendJson(response, 200, {
+    data: {
+      first_name: name.first,
+      last_name: name.last,
+      email: guess,
+      score: guess ? FAKE_HUNTER_PATTERN_GUESS_SCORE : null,
+      ...base,
+      position: null,
+      twitter: null,
+      linkedin_url: null,
+      phone_number: null,
+      sources: [],
+      verification: { date: null, status: guess && company.accept_all ? "accept_all" : null },
+    },
+    meta,
+  });
+}
+
+/** The bodies the failure modes send, per route: each route's own documented shape, broken. */
+const BROKEN_BODIES = {
+  "/v2/domain-search": {
+    truncated: '{"data":{"domain":"acme-robotics.example","emails":[{"value":"maria.gonz',
+    unexpected: { data: { domain: "acme-robotics.example", emails: { count: 12 } } },
+  },
+  "/v2/email-finder": {
+    truncated: '{"data":{"first_name":"Maria","last_name":"Gonzalez","email":"maria.gonz',
+    unexpected: { data: { email: { value: "maria.gonzalez@acme-robotics.example" }, score: "high" } },
+  },
+} as const;
+
+type FakeHunterRoute = keyof typeof BROKEN_BODIES;
+
+const ROUTES: Record<FakeHunterRoute, (query: URLSearchParams, response: ServerResponse) => void> = {
+  "/v2/domain-search": domainSearch,
+  "/v2/email-finder": emailFinder,
+};
+
+function isRoute(path: string): path is FakeHunterRoute {
+  return Object.hasOwn(ROUTES, path);
+}
+
 /** Starts the fake on 127.0.0.1 on a free port. */
 export async function startFakeHunter(options: FakeHunterOptions = {}): Promise<FakeHunter> {
   const apiKey = options.apiKey ?? `fake_${randomBytes(16).toString("hex")}`;
@@ -285,7 +421,8 @@ export async function startFakeHunter(options: FakeHunterOptions = {}): Promise<
 
   const server = await startFakeVendorServer((request, response) => {
     const query = new URLSearchParams(request.query);
-    if (request.path !== "/v2/domain-search" || request.method !== "GET") return sendError(response, 404, "not_found", "This route does not exist");
+    const route = request.path;
+    if (!isRoute(route) || request.method !== "GET") return sendError(response, 404, "not_found", "This route does not exist");
     const key = request.headers["x-api-key"] ?? query.get("api_key");
     if (key !== apiKey) return sendError(response, 401, "authentication_failed", "No user found for the API key supplied");
 
@@ -306,17 +443,17 @@ export async function startFakeHunter(options: FakeHunterOptions = {}): Promise<
       case "server_error":
         return sendError(response, 500, "server_error", "Something went wrong on our side");
       case "malformed":
-        return sendTruncatedJson(response, '{"data":{"domain":"acme-robotics.example","emails":[{"value":"maria.gonz');
+        return sendTruncatedJson(response, BROKEN_BODIES[route].truncated);
       case "unexpected_shape":
-        return sendJson(response, 200, { data: { domain: "acme-robotics.example", emails: { count: 12 } } });
+        return sendJson(response, 200, BROKEN_BODIES[route].unexpected);
       case "redirect":
         return sendRedirect(response, server.origin);
       case "oversized":
         return sendOversized(response, 5 * 1024 * 1024, false);
       case "slow":
-        return answerLater(response, server.pending, options.slowMs ?? 5_000, () => domainSearch(query, response));
+        return answerLater(response, server.pending, options.slowMs ?? 5_000, () => ROUTES[route](query, response));
       case "normal":
-        return domainSearch(query, response);
+        return ROUTES[route](query, response);
     }
   });
 

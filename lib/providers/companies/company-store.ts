@@ -1,5 +1,8 @@
 import type { DbClient } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import type { Competitor } from "@/lib/enrichment/intelligence-fields";
+import { fingerprintEngine } from "@/lib/providers/technographics/fingerprint-engine";
+import { countrySpellings } from "./countries";
 
 /*
  * Companies we have collected (public organisation data, shared by all workspaces) and the competitor search over
@@ -139,6 +142,225 @@ export async function findSimilarCompanies(client: DbClient, target: SimilarityT
     LIMIT ${wanted}`;
 
   return rows.map((row) => ({ name: row.name ?? row.domain, domain: row.domain, similarity: Math.round(row.similarity * 1000) / 1000 }));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Search and discovery (companies/search, companies/discover), over the indexes of migration 20261122070000.
+
+export interface SearchedCompany {
+  domain: string;
+  name: string | null;
+  description: string | null;
+  /** 0–1, three decimals. */
+  score: number;
+}
+
+/**
+ * Companies matching a name or keywords, best first (ties by domain), at most `limit`.
+ *
+ * A company is a candidate when its name resembles the query (trigram similarity of the whole name, or of its best
+ * matching words, both found through the trigram index on `name`), when its generated `search_vector` (name and
+ * domain, keywords, description) matches the query's words (`websearch_to_tsquery`: words must all occur, `or` and
+ * quoted phrases work), or when the query is exactly its domain. Its score is the best of:
+ * - 1 for exactly its name (ignoring case) or domain, so a name resolves to its domain first;
+ * - the mean of the name's similarity and word similarity (a partial name like "acme" for "Acme Analytics" scores
+ *   about 0.68, a typo close to the full name near 1);
+ * - the full-text rank normalized into [0, 1) (rank / (rank + 1)), which weighs name over keywords over description.
+ */
+export async function searchStoredCompanies(client: DbClient, options: { query: string; limit: number }): Promise<SearchedCompany[]> {
+  const query = companySearchQuery(options);
+  return query === null ? [] : client.$queryRaw<SearchedCompany[]>(query);
+}
+
+/** The SQL of `searchStoredCompanies` (exported for query-plan tests); null when nothing can match. */
+export function companySearchQuery(options: { query: string; limit: number }): Prisma.Sql | null {
+  const query = options.query.trim().replace(/\s+/g, " ");
+  const wanted = Math.floor(options.limit);
+  if (query === "" || !(wanted > 0)) return null;
+  const lower = query.toLowerCase();
+  return Prisma.sql`
+    SELECT domain, name, description, score FROM (
+      SELECT
+        company.domain,
+        company.name,
+        company.description,
+        round(GREATEST(
+          CASE WHEN lower(company.name) = ${lower} OR company.domain = ${lower} THEN 1 ELSE 0 END,
+          COALESCE((similarity(company.name, ${query}) + word_similarity(${query}, company.name)) / 2, 0),
+          ts_rank(company.search_vector, websearch_to_tsquery('english', ${query}), 32)
+        )::numeric, 3)::float8 AS score
+      FROM companies AS company
+      -- Each alternative is an index condition (trigram, full-text, primary key), so the planner ORs bitmap index
+      -- scans. An exact name needs no condition of its own: trigrams ignore case, so it is a similarity of 1.
+      WHERE company.name % ${query}
+         OR company.name %> ${query}
+         OR company.search_vector @@ websearch_to_tsquery('english', ${query})
+         OR company.domain = ${lower}
+    ) AS ranked
+    ORDER BY score DESC, domain
+    LIMIT ${wanted}`;
+}
+
+/** Employee-count brackets as vendors write them, and the counts each covers. */
+const SIZE_BOUNDS: Readonly<Record<string, readonly [number, number | null]>> = {
+  "1-10": [1, 10],
+  "11-50": [11, 50],
+  "51-200": [51, 200],
+  "201-500": [201, 500],
+  "501-1000": [501, 1000],
+  "1001-5000": [1001, 5000],
+  "5001-10000": [5001, 10000],
+  "10001+": [10001, null],
+};
+
+/** `normalizeCountryText` of countries.ts, in SQL, applied to the stored address's country. */
+const NORMALIZED_COUNTRY_SQL = Prisma.sql`btrim(regexp_replace(replace(replace(lower(company.profile #>> '{address,country}'), '.', ''), '&', 'and'), '[[:space:]]+', ' ', 'g'))`;
+
+export interface DiscoverFilters {
+  /** Industries as sources state them; compared without case. */
+  industry?: string[];
+  /** Industry keywords (lower-case, singular, as stored). */
+  keywords?: string[];
+  /** Technology names; compared without case. */
+  technologies?: string[];
+  /** A code or a name in any common spelling (see countries.ts). */
+  country?: string;
+  locality?: string;
+  /** An employee-count bracket, e.g. "51-200". */
+  sizeRange?: string;
+}
+
+export interface DiscoveredCompany {
+  domain: string;
+  name: string | null;
+  /** Likeness to the target (as `findSimilarCompanies` scores it), three decimals; null without a target. */
+  similarity: number | null;
+  /** The target's and the filters' keywords the company has, in that order, then their technologies. */
+  matched: string[];
+}
+
+/**
+ * Companies like `target` and/or matching `filters`, at most `limit`. Every filter given must hold; a list filter
+ * holds when the company has any of its values (GIN array overlap on `keywords` / `technologies`). Industry, size and
+ * address come from the stored profile (industry and size only where a company-data source stated them; a size also
+ * matches a stated employee count in the bracket).
+ *
+ * With a target, candidates share a keyword with it (never the target itself), are scored like competitors and kept
+ * from SIMILARITY_FLOOR up, most alike first. Without one, the most matched values rank first. Ties go by domain.
+ */
+export async function discoverStoredCompanies(
+  client: DbClient,
+  options: { target?: SimilarityTarget; filters: DiscoverFilters; limit: number },
+): Promise<DiscoveredCompany[]> {
+  const query = companyDiscoverQuery(options);
+  return query === null ? [] : client.$queryRaw<DiscoveredCompany[]>(query);
+}
+
+/** The SQL of `discoverStoredCompanies` (exported for query-plan tests); null when nothing can match. */
+export function companyDiscoverQuery(options: { target?: SimilarityTarget; filters: DiscoverFilters; limit: number }): Prisma.Sql | null {
+  const wanted = Math.floor(options.limit);
+  const target = options.target && {
+    domain: normalDomain(options.target.domain),
+    keywords: distinct(options.target.keywords.map((keyword) => keyword.trim().toLowerCase())),
+    technologies: distinct(options.target.technologies.map((technology) => technology.trim())),
+  };
+  if (!(wanted > 0) || (target !== undefined && target.keywords.length === 0)) return null;
+
+  const { filters } = options;
+  const keywords = distinct((filters.keywords ?? []).map((keyword) => keyword.trim().toLowerCase()));
+  const technologies = canonicalTechnologyNames(filters.technologies ?? []);
+  const industries = distinct((filters.industry ?? []).map((industry) => industry.trim().toLowerCase()));
+  const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
+  // Array parameters (not expressions over columns), so the planner can use the GIN indexes on the arrays.
+  if (target) conditions.push(Prisma.sql`company.keywords && ${target.keywords}::text[]`, Prisma.sql`company.domain <> ${target.domain}`);
+  if (keywords.length > 0) conditions.push(Prisma.sql`company.keywords && ${keywords}::text[]`);
+  if (technologies.length > 0) conditions.push(Prisma.sql`company.technologies && ${technologies}::text[]`);
+  if (industries.length > 0) conditions.push(Prisma.sql`lower(company.profile ->> 'industry') = ANY(${industries}::text[])`);
+  if (filters.country !== undefined) conditions.push(Prisma.sql`${NORMALIZED_COUNTRY_SQL} = ANY(${countrySpellings(filters.country)}::text[])`);
+  if (filters.locality !== undefined) {
+    conditions.push(Prisma.sql`lower(btrim(company.profile #>> '{address,locality}')) = ${filters.locality.trim().toLowerCase()}`);
+  }
+  if (filters.sizeRange !== undefined) conditions.push(sizeCondition(filters.sizeRange));
+
+  const probeKeywords = distinct([...(target?.keywords ?? []), ...keywords]);
+  const probeTechnologies = distinct([...(target?.technologies ?? []), ...technologies]);
+  const similarity = target
+    ? Prisma.sql`round((
+        ${KEYWORD_WEIGHT}::float8
+          * (SELECT count(*) FROM (SELECT unnest(company.keywords) INTERSECT SELECT unnest(${target.keywords}::text[])) AS shared)::float8
+          / (SELECT count(*) FROM (SELECT unnest(company.keywords) UNION SELECT unnest(${target.keywords}::text[])) AS unioned)::float8
+        + ${TECHNOLOGY_WEIGHT}::float8 * COALESCE(
+          (SELECT count(*) FROM (SELECT unnest(company.technologies) INTERSECT SELECT unnest(${target.technologies}::text[])) AS shared)::float8
+            / NULLIF((SELECT count(*) FROM (SELECT unnest(company.technologies) UNION SELECT unnest(${target.technologies}::text[])) AS unioned), 0)::float8,
+          0)
+      )::numeric, 3)::float8`
+    : Prisma.sql`NULL::float8`;
+
+  return Prisma.sql`
+    SELECT domain, name, similarity, matched FROM (
+      SELECT
+        company.domain,
+        company.name,
+        ${similarity} AS similarity,
+        ARRAY(SELECT probe.value FROM unnest(${probeKeywords}::text[]) WITH ORDINALITY AS probe(value, position)
+              WHERE probe.value = ANY(company.keywords) ORDER BY probe.position)
+          || ARRAY(SELECT probe.value FROM unnest(${probeTechnologies}::text[]) WITH ORDINALITY AS probe(value, position)
+                   WHERE probe.value = ANY(company.technologies) ORDER BY probe.position) AS matched
+      FROM companies AS company
+      WHERE ${Prisma.join(conditions, " AND ")}
+    ) AS found
+    WHERE ${target ? Prisma.sql`similarity >= ${SIMILARITY_FLOOR}::float8` : Prisma.sql`TRUE`}
+    ORDER BY similarity DESC NULLS LAST, cardinality(matched) DESC, domain
+    LIMIT ${wanted}`;
+}
+
+function sizeCondition(sizeRange: string): Prisma.Sql {
+  const bounds = SIZE_BOUNDS[sizeRange];
+  const stated = Prisma.sql`company.profile ->> 'sizeRange' = ${sizeRange}`;
+  if (bounds === undefined) return stated;
+  const [low, high] = bounds;
+  const count = Prisma.sql`(company.profile ->> 'employeeCount')::numeric`;
+  const inBracket = high === null ? Prisma.sql`${count} >= ${low}` : Prisma.sql`${count} BETWEEN ${low} AND ${high}`;
+  return Prisma.sql`(${stated} OR (jsonb_typeof(company.profile -> 'employeeCount') = 'number' AND ${inBracket}))`;
+}
+
+let technologyNames: Map<string, string> | undefined;
+
+/**
+ * Technology names as stored (the fingerprint dataset's spelling, e.g. "WordPress"), whatever case the caller used,
+ * so the filter compares exactly and the index on `technologies` applies; an unknown name is kept as given.
+ */
+function canonicalTechnologyNames(names: readonly string[]): string[] {
+  technologyNames ??= new Map(fingerprintEngine().technologies.map((technology) => [technology.name.toLowerCase(), technology.name]));
+  const known = technologyNames;
+  return distinct(names.map((name) => name.trim()).map((name) => known.get(name.toLowerCase()) ?? name));
+}
+
+/** What companies/enrich learned about a company, added to the store so discovery can filter on it. */
+export interface EnrichedCompanyFacts {
+  domain: string;
+  name: string | null;
+  description: string | null;
+  keywords: string[];
+  industry: string | null;
+  sizeRange: string | null;
+  employeeCount: number | null;
+  address: Record<string, string | null> | null;
+}
+
+/**
+ * Records an enriched profile: name, description and keywords as `saveCompany` merges them, and industry, size and
+ * address in the profile (null facts keep what was stored). Technologies are left to the collector that detects them.
+ */
+export async function saveEnrichedCompany(client: DbClient, facts: EnrichedCompanyFacts): Promise<void> {
+  await saveCompany(client, {
+    domain: facts.domain,
+    name: facts.name,
+    description: facts.description,
+    keywords: facts.keywords,
+    technologies: [],
+    profile: { industry: facts.industry, sizeRange: facts.sizeRange, employeeCount: facts.employeeCount, address: facts.address },
+  });
 }
 
 function distinct(values: string[]): string[] {

@@ -1,25 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { findPersonByEmail, findPersonByLinkedin, listPeopleAt, normalizeLinkedinUrl, type PersonRecord, savePeople } from "./people-store";
+import { findPersonByEmail, findPersonByLinkedin, listPeopleAt, type PersonRecord, savePeople } from "./people-store";
 
 // Fictional people at companies under the reserved .example TLD.
 function person(fullName: string, overrides: Partial<PersonRecord> = {}): PersonRecord {
   const [firstName = null, lastName = null] = fullName.split(" ");
   return { fullName, firstName, lastName, position: null, email: null, linkedin: null, twitter: null, phone: null, sourceUrl: "http://store.example/team/", ...overrides };
 }
-
-describe("normalizeLinkedinUrl", () => {
-  it.each([
-    ["https://www.linkedin.com/in/Jordan-Ellis/", "https://www.linkedin.com/in/jordan-ellis"],
-    ["http://linkedin.com/in/jordan-ellis?trk=x", "https://www.linkedin.com/in/jordan-ellis"],
-    ["de.linkedin.com/in/jordan-ellis", "https://www.linkedin.com/in/jordan-ellis"],
-    ["https://www.linkedin.com/company/acme", null],
-    ["https://linkedin.com.evil.example/in/jordan", null],
-    ["not a url", null],
-  ])("%s → %s", (input, expected) => {
-    expect(normalizeLinkedinUrl(input)).toBe(expected);
-  });
-});
 
 describe("the people store", () => {
   it("saves people with seniority and department from their title, and finds them by email, profile and company", async () => {

@@ -1,3 +1,4 @@
+import { canonicalLinkedinUrl } from "@/lib/contracts/people";
 import type { DbClient } from "@/lib/db/client";
 import { departmentFromTitle, seniorityFromTitle } from "@/lib/providers/email/job-title";
 import { personKey } from "@/lib/providers/website/extract-people";
@@ -29,26 +30,6 @@ export interface StoredPerson extends PersonRecord {
   updatedAt: Date;
 }
 
-/** LinkedIn profile URLs in one form, https://www.linkedin.com/in/<slug>, so equal profiles compare equal. */
-export function normalizeLinkedinUrl(url: string): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(/^https?:\/\//i.test(url) ? url : `https://${url}`);
-  } catch {
-    return null;
-  }
-  if (!/(^|\.)linkedin\.com$/i.test(parsed.hostname)) return null;
-  const match = /^\/in\/([^/]+)\/?$/i.exec(parsed.pathname);
-  if (!match) return null;
-  let slug: string;
-  try {
-    slug = decodeURIComponent(match[1]!).toLowerCase();
-  } catch {
-    return null;
-  }
-  return `https://www.linkedin.com/in/${encodeURIComponent(slug)}`;
-}
-
 /**
  * Creates or refreshes the people of a company. A value found now replaces the stored one; a value not found now
  * keeps what an earlier visit found (a team page may drop an email link, the person still has the address).
@@ -65,7 +46,7 @@ export async function savePeople(client: DbClient, domain: string, people: reado
       seniority: person.position ? seniorityFromTitle(person.position) : null,
       department: person.position ? departmentFromTitle(person.position) : null,
       email: person.email?.toLowerCase() ?? null,
-      linkedin: person.linkedin ? normalizeLinkedinUrl(person.linkedin) : null,
+      linkedin: person.linkedin ? canonicalLinkedinUrl(person.linkedin) : null,
       twitter: person.twitter,
       phone: person.phone,
       sourceUrl: person.sourceUrl,
@@ -86,7 +67,7 @@ export async function findPersonByEmail(client: DbClient, email: string): Promis
 
 /** The person with this LinkedIn profile, in any of its URL spellings. */
 export async function findPersonByLinkedin(client: DbClient, url: string): Promise<StoredPerson | null> {
-  const linkedin = normalizeLinkedinUrl(url);
+  const linkedin = canonicalLinkedinUrl(url);
   if (linkedin === null) return null;
   return client.person.findFirst({ where: { linkedin }, orderBy: { updatedAt: "desc" }, omit: { nameKey: true } });
 }

@@ -35,7 +35,7 @@ export interface HunterOptions {
 }
 
 /** 403 is Hunter's rate limit; a 429 without a stated wait is its monthly usage limit. */
-const hunterStatusMeaning: StatusMeaning = (status, retryAfterSeconds) => {
+export const hunterStatusMeaning: StatusMeaning = (status, retryAfterSeconds) => {
   if (status === 403) return "rate_limited";
   if (status === 429 && retryAfterSeconds === undefined) return "quota";
   return undefined;

@@ -5,7 +5,8 @@ import type { OutboundClient } from "@/lib/providers/outbound/types";
 import type { CompanyFundingSummary, CompanyProfile } from "./company-profile";
 import { VENDOR_COSTS_CENTS } from "./vendor-costs";
 import { VendorError } from "./vendor-error";
-import { DEFAULT_VENDOR_TIMEOUT_MS, parseRetryAfter, requestVendorJson } from "./vendor-request";
+import { domainOf, PDL_DEFAULT_BASE_URL, pdlRateLimitWait, pdlText, pdlTextList, withScheme } from "./peopledatalabs-api";
+import { DEFAULT_VENDOR_TIMEOUT_MS, requestVendorJson } from "./vendor-request";
 
 /*
  * Adapter for People Data Labs' Company Enrichment API, written against its public v5 documentation:
@@ -17,7 +18,6 @@ import { DEFAULT_VENDOR_TIMEOUT_MS, parseRetryAfter, requestVendorJson } from ".
  * The company record is mapped to the neutral `CompanyProfile`, which other operations reuse.
  */
 
-const DEFAULT_BASE_URL = "https://api.peopledatalabs.com/v5";
 /** An aggregator's funding facts are secondhand even when it is sure of the company: never fully certain. */
 const FUNDING_CONFIDENCE_CAP = 0.9;
 
@@ -40,44 +40,38 @@ export interface PeopleDataLabsCompanyQuery {
 
 // Only `likelihood` is required: it is in every documented match, and without it the answer is not one. Every other
 // field is optional and becomes null when missing or odd, as PDL itself sends null for what it does not know.
-const text = z.string().trim().min(1).nullable().catch(null);
 const wholeNumber = z.number().int().nonnegative().nullable().catch(null);
 const amount = z.number().nonnegative().nullable().catch(null);
-const textList = z
-  .array(z.unknown())
-  .nullable()
-  .catch(null)
-  .transform((items) => (items ?? []).filter((item): item is string => typeof item === "string" && item.trim() !== ""));
 
 const fundingDetail = z.object({
-  funding_type: text,
+  funding_type: pdlText,
   funding_raised: amount,
-  funding_currency: text,
-  funding_round_date: text,
-  investing_companies: textList,
-  investing_individuals: textList,
+  funding_currency: pdlText,
+  funding_round_date: pdlText,
+  investing_companies: pdlTextList,
+  investing_individuals: pdlTextList,
 });
 
 const companyBody = z.object({
   likelihood: z.number(),
-  name: text,
-  display_name: text,
-  website: text,
-  summary: text,
-  industry: text,
-  size: text,
+  name: pdlText,
+  display_name: pdlText,
+  website: pdlText,
+  summary: pdlText,
+  industry: pdlText,
+  size: pdlText,
   employee_count: wholeNumber,
   founded: wholeNumber,
-  location: z.object({ locality: text, region: text, country: text }).nullable().catch(null),
-  linkedin_url: text,
-  twitter_url: text,
-  facebook_url: text,
-  tags: textList,
+  location: z.object({ locality: pdlText, region: pdlText, country: pdlText }).nullable().catch(null),
+  linkedin_url: pdlText,
+  twitter_url: pdlText,
+  facebook_url: pdlText,
+  tags: pdlTextList,
   total_funding_raised: amount,
-  latest_funding_stage: text,
-  last_funding_date: text,
+  latest_funding_stage: pdlText,
+  last_funding_date: pdlText,
   number_funding_rounds: wholeNumber,
-  funding_stages: textList,
+  funding_stages: pdlTextList,
   funding_details: z.array(fundingDetail.nullable().catch(null)).nullable().catch(null),
 });
 
@@ -88,14 +82,14 @@ export async function fetchPeopleDataLabsCompany(
   options: PeopleDataLabsOptions & { query: PeopleDataLabsCompanyQuery; signal: AbortSignal },
 ): Promise<CompanyProfile | null> {
   if (options.apiKey === "") throw new Error("The company data adapter needs an API key.");
-  const baseUrl = new URL(options.baseUrl ?? DEFAULT_BASE_URL).href.replace(/\/+$/, "");
+  const baseUrl = new URL(options.baseUrl ?? PDL_DEFAULT_BASE_URL).href.replace(/\/+$/, "");
   const answer = await requestVendorJson({
     http: options.http,
     url: `${baseUrl}/company/enrich?${companyQuery(options.query)}`,
     headers: { "x-api-key": options.apiKey },
     signal: options.signal,
     timeoutMs: options.timeoutMs ?? DEFAULT_VENDOR_TIMEOUT_MS,
-    retryAfter: rateLimitWait,
+    retryAfter: pdlRateLimitWait,
   });
   if (!answer.found) return null;
   const parsed = companyBody.safeParse(answer.body);
@@ -134,16 +128,6 @@ function companyQuery(query: PeopleDataLabsCompanyQuery): URLSearchParams {
   return params;
 }
 
-/** Retry-After when sent; otherwise the rate-limit window's end, as epoch seconds (older) or an ISO time (current). */
-function rateLimitWait(headers: Headers): number | undefined {
-  const stated = parseRetryAfter(headers.get("retry-after"));
-  if (stated !== undefined) return stated;
-  const reset = headers.get("x-ratelimit-reset")?.trim();
-  if (reset === undefined) return undefined;
-  if (/^\d{9,}$/.test(reset)) return Math.max(0, Math.ceil(Number(reset) - Date.now() / 1000));
-  return parseRetryAfter(reset);
-}
-
 function toCompanyProfile(body: CompanyBody): CompanyProfile {
   return {
     name: body.display_name ?? body.name,
@@ -154,7 +138,7 @@ function toCompanyProfile(body: CompanyBody): CompanyProfile {
     employeeCount: body.employee_count,
     founded: body.founded,
     location: { locality: body.location?.locality ?? null, region: body.location?.region ?? null, country: body.location?.country ?? null },
-    socialProfiles: { linkedin: withScheme(body.linkedin_url), twitter: withScheme(body.twitter_url), facebook: withScheme(body.facebook_url) },
+    socialProfiles: { linkedin: profileUrl(body.linkedin_url), twitter: profileUrl(body.twitter_url), facebook: profileUrl(body.facebook_url) },
     tags: body.tags,
     funding: {
       totalRaisedUsd: body.total_funding_raised,
@@ -208,18 +192,4 @@ function toFunding(summary: CompanyFundingSummary): Funding | null {
   return { totalRaisedUsd, lastRound: latestRound, rounds };
 }
 
-function domainOf(website: string | null): string | null {
-  if (website === null) return null;
-  try {
-    const host = new URL(/^[a-z][a-z\d+.-]*:\/\//i.test(website) ? website : `https://${website}`).hostname.toLowerCase();
-    return host.replace(/^www\./, "") || null;
-  } catch {
-    return null;
-  }
-}
-
-/** PDL writes profile URLs without a scheme ("linkedin.com/company/…"). */
-function withScheme(url: string | null): string | null {
-  if (url === null) return null;
-  return /^[a-z][a-z\d+.-]*:\/\//i.test(url) ? url : `https://${url}`;
-}
+const profileUrl = (url: string | null) => (url === null ? null : withScheme(url));

@@ -27,7 +27,7 @@ describe("extractPeople on the fixture sites", () => {
         email: "priya.natarajan@acme.example",
         linkedin: null,
         twitter: "priya_ships",
-        phone: null,
+        phone: "2175550144",
         evidence: "team-card",
         pageUrl: page,
       },
