@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:http";
 import path from "node:path";
 import process from "node:process";
 import next from "next";
+import { answerApiPreflight } from "@/lib/api/preflight";
 import { ensureAppSecret } from "@/lib/auth/app-secret";
 import { ensureDemoWorkspace, type DemoCredentials } from "@/lib/auth/demo-workspace";
 import { disconnectDb } from "@/lib/db/client";
@@ -14,7 +15,7 @@ import { openDatabaseServer } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { handleIngestRequest, matchIngestPath } from "@/lib/inbox/ingest-http";
 import { buildApp, staleBuildReason } from "@/lib/launcher/build";
-import { parseEnv } from "@/lib/env";
+import { parseEnv, type Env } from "@/lib/env";
 
 const dev = process.argv.includes("--dev");
 process.env.NEXT_TELEMETRY_DISABLED = "1";
@@ -45,6 +46,19 @@ function printDemoCredentials(demo: DemoCredentials, baseUrl: string): void {
     "",
   ];
   console.info(lines.join("\n"));
+}
+
+/**
+ * Slow or idle clients (slow-loris) must not hold connections: headers must arrive within HTTP_HEADERS_TIMEOUT_MS, the
+ * whole request within HTTP_REQUEST_TIMEOUT_MS (else Node answers 408 and closes), and an idle keep-alive connection
+ * closes after HTTP_KEEP_ALIVE_TIMEOUT_MS. Node enforces the first two on a sweep every `connectionsCheckingInterval`
+ * (30 s by default), kept here well below them.
+ */
+function serverTimeouts(env: Env) {
+  const requestTimeout = env.HTTP_REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(env.HTTP_HEADERS_TIMEOUT_MS, requestTimeout); // Node refuses headers > request
+  const connectionsCheckingInterval = Math.min(1_000, Math.max(50, Math.floor(headersTimeout / 4)));
+  return { headersTimeout, requestTimeout, keepAliveTimeout: env.HTTP_KEEP_ALIVE_TIMEOUT_MS, connectionsCheckingInterval };
 }
 
 async function main(): Promise<void> {
@@ -86,12 +100,16 @@ async function main(): Promise<void> {
     const app = next({ dev, dir: process.cwd(), hostname: env.HOST, port: env.PORT });
     await app.prepare();
     const handle = app.getRequestHandler();
-    server = createServer((request, response) => {
+    server = createServer(serverTimeouts(env), (request, response) => {
       // Webhook ingest is answered here, on plain node:http (lib/inbox/ingest-http.ts); everything else is Next.js.
       const ingest = matchIngestPath(request.url ?? "");
       if (ingest) void handleIngestRequest(request, response, ingest);
-      else void handle(request, response);
+      // API paths Next.js would answer without the API error body (bad %-encoding, unexported methods): lib/api/preflight.ts.
+      else if (!answerApiPreflight(request, response)) void handle(request, response);
     });
+    // With the default limit this server kept only a request's first 1,023 headers and dropped the rest silently; a
+    // delivery must keep them all. Node's header size limit (431) still bounds what a request can send.
+    server.maxHeadersCount = 0;
     await new Promise<void>((resolve, reject) => {
       server?.once("error", reject);
       server?.listen(env.PORT, env.HOST, resolve);

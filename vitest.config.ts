@@ -1,8 +1,9 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit` (no database, no network) and `integration` (a real PostgreSQL, a fresh database per test
-// file, and for HTTP tests the real app started as its own process). See test/README.md.
+// Three projects: `unit` (no database, no network), `integration` (a real PostgreSQL, a fresh database per test
+// file, and for HTTP tests the real app started as its own process) and `faults` (test/faults: the real app under
+// load while it, its database or its clients misbehave; same setup as integration). See test/README.md.
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -13,7 +14,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["lib/**/*.test.ts", "app/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: ["**/*.integration.test.ts", "node_modules/**"],
+          exclude: ["**/*.integration.test.ts", "**/*.fault.test.ts", "node_modules/**"],
         },
       },
       {
@@ -26,6 +27,17 @@ export default defineConfig({
           setupFiles: ["test/database-per-file.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "faults",
+          include: ["test/faults/**/*.fault.test.ts"],
+          globalSetup: ["test/global-setup.ts"],
+          setupFiles: ["test/database-per-file.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 90_000,
         },
       },
     ],

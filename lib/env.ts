@@ -36,11 +36,22 @@ const envSchema = z.object({
   DATA_DIR: z.string().default(".data"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
+  /** Slow or idle clients (slow-loris): time to send all request headers, and the whole request (headers + body). */
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** How long an idle keep-alive connection stays open after a response (behind a load balancer: above its idle timeout). */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
   /** Signs pagination cursors (and later sessions). Generated and kept in the database when not set. */
   SIGNALBOX_SECRET: optionalString.pipe(z.string().min(32, { error: "must be at least 32 characters" }).optional()),
   /** Proxies whose X-Forwarded-For is believed: comma-separated IPs or CIDRs. */
   TRUSTED_PROXIES: z.string().default(""),
+  /** Requests per minute per API key (dashboard sessions: per user) on /v1, shared by all instances; 0 turns it off. */
+  RATE_LIMIT_API_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(6_000),
+  /** Deliveries per minute per webhook endpoint, shared by all instances; 0 turns it off. */
+  RATE_LIMIT_INGEST_PER_MINUTE: z.coerce.number().int().min(0).max(100_000_000).default(600_000),
+  /** Length of the fixed rate-limit windows; the per-minute limits are scaled to it (rounded up). */
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   /** Optional OAuth sign-in for the dashboard: each provider is enabled when both of its values are set. */
   GITHUB_CLIENT_ID: optionalString,
   GITHUB_CLIENT_SECRET: optionalString,

@@ -1,7 +1,8 @@
 import { getServerSession } from "next-auth";
-import { verifyApiKey } from "@/lib/auth/api-keys";
-import { authOptions } from "@/lib/auth/next-auth";
-import { listUserWorkspaces } from "@/lib/auth/users";
+import { isApiKeyActive, verifyApiKey } from "@/lib/auth/api-keys";
+import { authOptions, type DashboardSession } from "@/lib/auth/next-auth";
+import { isSessionRevoked } from "@/lib/auth/session-revocation";
+import { isWorkspaceMember, listUserWorkspaces } from "@/lib/auth/users";
 import { DASHBOARD_HEADER, WORKSPACE_HEADER } from "@/lib/contracts/dashboard-headers";
 import { ApiError } from "./errors";
 
@@ -14,25 +15,47 @@ export interface Principal {
   mode: "live" | "test";
   apiKeyId: string | null;
   userId: string | null;
+  /** The dashboard session's id (see lib/auth/session-revocation.ts); null for API keys. */
+  sessionId: string | null;
 }
+
+/*
+ * Nothing here is cached: every request looks its key up (by SHA-256, see verifyApiKey) and reads its session's
+ * revocation and the user's memberships from the database, so revoking a key or signing out holds at once on every
+ * instance.
+ */
 
 async function fromApiKey(header: string): Promise<Principal> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const key = match?.[1] ? await verifyApiKey(match[1]) : null;
   if (!key) throw new ApiError("unauthorized", "Invalid or revoked API key.", { headers: CHALLENGE });
-  return { workspace: key.workspace, mode: key.mode, apiKeyId: key.apiKeyId, userId: null };
+  return { workspace: key.workspace, mode: key.mode, apiKeyId: key.apiKeyId, userId: null, sessionId: null };
+}
+
+async function readSession(): Promise<DashboardSession | null> {
+  try {
+    return (await getServerSession(authOptions())) as DashboardSession | null;
+  } catch (error) {
+    // next-auth builds a URL from Host / X-Forwarded-Host; a value no URL can hold means no session, not a 500.
+    if ((error as { code?: unknown }).code === "ERR_INVALID_URL") return null;
+    throw error;
+  }
 }
 
 async function fromSession(request: Request): Promise<Principal | null> {
   if (request.headers.get(DASHBOARD_HEADER) !== "1") return null;
-  const session = (await getServerSession(authOptions())) as { userId?: string | null } | null;
+  // The session callbacks (lib/auth/next-auth.ts) refuse signed-out sessions.
+  const session = await readSession();
+  if (session?.sessionUnavailable) {
+    throw new ApiError("service_unavailable", "The service is temporarily unavailable. Retry shortly.", { headers: { "Retry-After": "1" } });
+  }
   if (!session?.userId) return null;
   const workspaces = await listUserWorkspaces(session.userId);
   const wanted = request.headers.get(WORKSPACE_HEADER);
   const workspace = wanted ? workspaces.find((candidate) => candidate.id === wanted) : workspaces[0];
   // Another workspace's id behaves like an unknown one.
   if (!workspace) throw new ApiError("not_found", "No such workspace.");
-  return { workspace: { id: workspace.id, name: workspace.name }, mode: "live", apiKeyId: null, userId: session.userId };
+  return { workspace: { id: workspace.id, name: workspace.name }, mode: "live", apiKeyId: null, userId: session.userId, sessionId: session.sessionId };
 }
 
 /**
@@ -45,4 +68,15 @@ export async function authenticateRequest(request: Request, options: { allowSess
   const principal = options.allowSession ? await fromSession(request) : null;
   if (principal) return principal;
   throw new ApiError("unauthorized", "Missing API key. Send it as `Authorization: Bearer <key>`.", { headers: CHALLENGE });
+}
+
+/**
+ * Whether a principal authenticated earlier may still act: its key not revoked, or its session not signed out and its
+ * user still a member of the workspace. For long-lived responses (the event stream), which outlive the request check.
+ */
+export async function isPrincipalActive(principal: Principal): Promise<boolean> {
+  if (principal.apiKeyId) return isApiKeyActive(principal.apiKeyId);
+  if (!principal.userId || !principal.sessionId) return false;
+  if (await isSessionRevoked(principal.sessionId)) return false;
+  return isWorkspaceMember({ userId: principal.userId, workspaceId: principal.workspace.id });
 }

@@ -52,6 +52,14 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  it("documents 429 on every rate-limited operation (authenticated ones and ingest) and on no other", () => {
+    for (const contract of contracts) {
+      const operation = (document.paths[contract.path] as Record<string, { responses: Record<string, unknown> }>)[contract.method.toLowerCase()];
+      const limited = contract.auth !== "none" || contract.operationId === "ingestDelivery";
+      expect(Object.keys(operation?.responses ?? {}).includes("429"), contract.operationId).toBe(limited);
+    }
+  });
+
   it("has unique operation ids and only known tags", () => {
     const ids = contracts.map((contract) => contract.operationId);
     expect(new Set(ids).size).toBe(ids.length);

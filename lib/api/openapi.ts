@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { API_TAGS, type Contract } from "@/lib/contracts/contract";
 import { ERROR_STATUS, errorBodySchema, fastApiErrorSchema, fastApiValidationErrorSchema, type ErrorCode } from "@/lib/contracts/errors";
+import { ingestDeliveryContract } from "@/lib/contracts/webhooks";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -63,7 +64,9 @@ function operationOf(collector: SchemaCollector, contract: Contract) {
       content: { [contract.responseMediaType ?? "application/json"]: { schema: collector.convert(contract.response, "output") } },
     },
   };
-  const errors: ErrorCode[] = [...new Set<ErrorCode>([...contract.errors, "internal"])];
+  // Every authenticated operation, and ingest, is rate-limited (lib/ratelimit): 429 with Retry-After.
+  const rateLimited = contract.auth !== "none" || contract.operationId === ingestDeliveryContract.operationId;
+  const errors: ErrorCode[] = [...new Set<ErrorCode>([...contract.errors, ...(rateLimited ? (["rate_limited"] as const) : []), "internal"])];
   const fastApi = contract.errorFormat === "fastapi";
   const statusOf = (code: ErrorCode) => (fastApi && code === "validation_error" ? 422 : ERROR_STATUS[code]);
   const byStatus = new Map<number, ErrorCode[]>();

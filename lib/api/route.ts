@@ -1,9 +1,11 @@
 import type { z } from "zod";
 
 import type { Contract, ContractInput, ContractOutput } from "@/lib/contracts/contract";
+import { enforceApiRateLimit } from "@/lib/ratelimit/limits";
 import { authenticateRequest, type Principal } from "./authenticate";
 import { readBodyWithLimit } from "./body";
 import { ApiError, errorResponse, fastApiErrorResponse, validationError } from "./errors";
+import { assertStorableText } from "./text-input";
 
 /** Largest JSON body a `/v1` operation accepts. Ingest has its own, larger limit. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -20,6 +22,7 @@ type NextRouteContext = { params: Promise<Record<string, string | string[] | und
 function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: "path" | "query" | "header" | "body"): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, where);
+  assertStorableText(result.data, where);
   return result.data;
 }
 
@@ -39,14 +42,15 @@ async function readJsonBody(request: Request): Promise<unknown> {
 }
 
 /**
- * Builds a Next.js route handler from a contract: authenticate, parse params/query/body with the contract's
- * schemas, call the handler, answer with the contract's success status. Every thrown error becomes the one
+ * Builds a Next.js route handler from a contract: authenticate, rate-limit per key, parse params/query/body with the
+ * contract's schemas, call the handler, answer with the contract's success status. Every thrown error becomes the one
  * documented error body (see `errorResponse`). Handlers throw; they never build error responses themselves.
  */
 export function route<C extends Contract>(contract: C, handler: Handler<C>) {
   return async function handle(request: Request, context: NextRouteContext): Promise<Response> {
     try {
       const auth = contract.auth === "none" ? null : await authenticateRequest(request, { allowSession: contract.auth === "workspace" });
+      if (auth) await enforceApiRateLimit(auth);
       const params = contract.params ? parseWith(contract.params, await context.params, "path") : undefined;
       const query = contract.query
         ? parseWith(contract.query, Object.fromEntries(new URL(request.url).searchParams), "query")

@@ -75,6 +75,12 @@ export interface ApiKeyPrincipal {
 /**
  * Resolves a presented key to its workspace, or null when it is malformed, unknown or revoked.
  * The lookup goes through the unique hash index; the final comparison is constant-time.
+ *
+ * Why looking up by hash is not a timing oracle: the index compares SHA-256(presented) with stored hashes, and how far
+ * a comparison gets before it differs depends on the hash, not on the key. An attacker who varies a key character
+ * by character changes the whole hash each time, so a timing difference tells them at most a prefix of some stored
+ * hash, which does not help to find a key (that would take a SHA-256 preimage of 238 random bits). Nothing about the
+ * key itself is ever compared with a variable-time comparison.
  */
 export async function verifyApiKey(presented: string): Promise<ApiKeyPrincipal | null> {
   if (!API_KEY_PATTERN.test(presented)) return null;
@@ -96,4 +102,9 @@ function touchLastUsed(apiKeyId: string, lastUsedAt: Date | null): void {
   void db()
     .apiKey.updateMany({ where: { id: apiKeyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: threshold } }] }, data: { lastUsedAt: new Date() } })
     .catch((error: unknown) => console.warn("Could not record API key use:", error instanceof Error ? error.message : error));
+}
+
+/** True while the key exists and is not revoked; for responses that outlive the request's check (event streams). */
+export async function isApiKeyActive(apiKeyId: string): Promise<boolean> {
+  return (await db().apiKey.count({ where: { id: apiKeyId, revokedAt: null } })) === 1;
 }

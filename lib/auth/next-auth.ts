@@ -1,8 +1,11 @@
 import type { NextAuthOptions } from "next-auth";
+import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
+import { isDatabaseUnavailable } from "@/lib/api/errors";
 import { env } from "@/lib/env";
+import { isSessionRevoked, newSessionId, revokeSession, SESSION_MAX_AGE_SECONDS } from "./session-revocation";
 import { authenticateUser, findOrCreateOAuthUser } from "./users";
 
 function oauthProviders() {
@@ -14,14 +17,50 @@ function oauthProviders() {
 }
 
 /**
+ * Thrown by the jwt callback for a session that was signed out (or that predates session ids and so cannot be signed
+ * out): next-auth then answers as if no cookie had been sent, and /api/auth/session clears the cookie.
+ */
+export class SessionRevokedError extends Error {
+  constructor() {
+    super("This session was signed out.");
+    this.name = "SessionRevokedError";
+  }
+}
+
+/** What `getServerSession(authOptions())` returns for a signed-in user. */
+export interface DashboardSession {
+  user?: { email?: string | null; name?: string | null };
+  /** Null when the session could not be checked (see `sessionUnavailable`). */
+  userId: string | null;
+  /** The session's id (the `sid` claim): a handle for revocation, not a credential. */
+  sessionId: string | null;
+  /** The database could not say whether the session was signed out: refuse it for now, with 503 rather than 401. */
+  sessionUnavailable: boolean;
+}
+
+/** The token of a session that is still signed in; throws SessionRevokedError for one that was signed out. */
+async function checkedToken(token: JWT): Promise<JWT> {
+  if (typeof token.sid !== "string") throw new SessionRevokedError();
+  try {
+    if (await isSessionRevoked(token.sid)) throw new SessionRevokedError();
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    return { ...token, sessionUnverified: true };
+  }
+  const { sessionUnverified: _ignored, ...checked } = token;
+  return checked;
+}
+
+/**
  * Dashboard sign-in. Email + password (scrypt, lib/auth/password.ts) always; GitHub and Google when their client ids
- * are configured. Sessions are signed JWT cookies (what next-auth needs for credentials); the user id is in the token,
- * and every request re-checks workspace membership in the database.
+ * are configured. Sessions are signed JWT cookies (what next-auth needs for credentials); the user id and a session id
+ * are in the token. Every session read (pages, /v1 with the dashboard header, /api/auth/session) refuses a session that
+ * was signed out (lib/auth/session-revocation.ts), and the /v1 routes re-check workspace membership in the database.
  */
 export function authOptions(): NextAuthOptions {
   return {
     secret: env().SIGNALBOX_SECRET,
-    session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
     pages: { signIn: "/sign-in" },
     providers: [
       CredentialsProvider({
@@ -37,16 +76,38 @@ export function authOptions(): NextAuthOptions {
     ],
     callbacks: {
       async jwt({ token, user, account }) {
+        // `user` and `account` are only passed at sign-in; every later read of the cookie is checked.
+        if (!user && !account) return checkedToken(token);
         if (account && account.provider !== "credentials") {
           // OAuth: our own user, found (or created) by the provider's email.
           if (token.email) token.userId = await findOrCreateOAuthUser({ email: token.email, name: token.name });
         } else if (user?.id) {
           token.userId = user.id;
         }
+        token.sid = newSessionId();
         return token;
       },
       session({ session, token }) {
-        return { ...session, userId: typeof token.userId === "string" ? token.userId : null };
+        const unavailable = token.sessionUnverified === true;
+        const extra: Omit<DashboardSession, "user"> = {
+          userId: !unavailable && typeof token.userId === "string" ? token.userId : null,
+          sessionId: typeof token.sid === "string" ? token.sid : null,
+          sessionUnavailable: unavailable,
+        };
+        return { ...session, ...extra };
+      },
+    },
+    events: {
+      async signOut({ token }) {
+        if (typeof token?.sid === "string") await revokeSession({ sessionId: token.sid });
+      },
+    },
+    logger: {
+      error(code, metadata) {
+        // A signed-out cookie presented again is an expected refusal, not an error worth a stack trace.
+        if (metadata instanceof SessionRevokedError) return;
+        const message = metadata instanceof Error ? metadata.message : metadata.error?.message;
+        console.error(`[next-auth][error][${code}]`, `\nhttps://next-auth.js.org/errors#${code.toLowerCase()}`, message, metadata);
       },
     },
   };

@@ -66,6 +66,11 @@ export async function listUserWorkspaces(userId: string) {
   return memberships.map((membership) => ({ id: membership.workspace.id, name: membership.workspace.name, role: membership.role }));
 }
 
+/** True when the user is a member of the workspace. */
+export async function isWorkspaceMember(options: { userId: string; workspaceId: string }): Promise<boolean> {
+  return (await db().workspaceMember.count({ where: { userId: options.userId, workspaceId: options.workspaceId } })) > 0;
+}
+
 /** The user behind an OAuth sign-in, by verified email: created with a workspace of their own on first sign-in. */
 export async function findOrCreateOAuthUser(options: { email: string; name?: string | null }): Promise<string> {
   const email = normalizeEmail(options.email);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, errorResponse } from "@/lib/api/errors";
+import { enforceIngestRateLimit } from "@/lib/ratelimit/limits";
 import { ingestDelivery } from "./ingest-delivery";
 import { MAX_DELIVERY_BYTES } from "./payload";
 import { resolveSourceIp, trustedProxies } from "./source-ip";
@@ -33,10 +34,15 @@ export function receivedHeaders(rawHeaders: string[]): Record<string, string> {
   return headers;
 }
 
+/** The sender's connection closed, or the server cut it (HTTP_REQUEST_TIMEOUT_MS), before the whole body arrived. */
+class RequestAbortedError extends Error {}
+
 /** Reads at most `limit` bytes; a declared or streamed body over it is refused without buffering the rest. */
 function readIncomingBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const tooLarge = () => new ApiError("payload_too_large", `Webhook bodies are limited to ${limit} bytes.`);
+    // Cut while the endpoint was being looked up: its "error" and "close" have fired already and will not again.
+    if (request.destroyed) return reject(new RequestAbortedError());
     if (Number(request.headers["content-length"] ?? 0) > limit) return reject(tooLarge());
     const chunks: Buffer[] = [];
     let size = 0;
@@ -52,7 +58,9 @@ function readIncomingBody(request: IncomingMessage, limit: number): Promise<Buff
     };
     request.on("data", onData);
     request.once("end", () => resolve(Buffer.concat(chunks, size)));
-    request.once("error", reject);
+    const aborted = () => reject(new RequestAbortedError()); // after "end", a no-op
+    request.once("error", aborted);
+    request.once("close", aborted);
   });
 }
 
@@ -110,12 +118,14 @@ export async function handleIngestRequest(request: IncomingMessage, response: Se
     const { deliveryId } = await ingestDelivery({
       hookId: target.hookId,
       headers,
-      readBody: () => readIncomingBody(request, MAX_DELIVERY_BYTES),
+      // Called once the endpoint is known and enabled, so only real endpoints are counted (429 before any body is read).
+      readBody: () => enforceIngestRateLimit(target.hookId).then(() => readIncomingBody(request, MAX_DELIVERY_BYTES)),
       sourceIp: resolveSourceIp(request.socket.remoteAddress ?? "", headers["x-forwarded-for"] ?? null, trustedProxies()),
       query: target.query,
     });
     answer = Response.json({ received: true, deliveryId });
   } catch (error) {
+    if (error instanceof RequestAbortedError) return; // nobody left to answer, nothing stored
     refusedBody = !request.readableEnded;
     answer = errorResponse(error);
   }

@@ -37,6 +37,13 @@ describe("toRawPayload", () => {
     expect(toRawPayload(bytes(deep), "application/json")).toEqual({ raw: deep });
   });
 
+  it("keeps numbers beyond a double's range as text instead of turning them into null", () => {
+    // Regression (test/hostile/ingest-fuzz): JSON.parse reads 1e400 as Infinity, which JSON.stringify writes as null.
+    expect(toRawPayload(bytes('{"n":1e400}'), "application/json")).toEqual({ raw: '{"n":1e400}' });
+    expect(toRawPayload(bytes("[-1e400]"), "application/json")).toEqual({ raw: "[-1e400]" });
+    expect(toRawPayload(bytes('{"n":1e308,"tiny":1e-400}'), "application/json")).toEqual({ n: 1e308, tiny: 0 });
+  });
+
   it("keeps literal backslash sequences that only look like escapes", () => {
     expect(toRawPayload(bytes('{"path":"C:\\\\ud800"}'), "application/json")).toEqual({ path: "C:\\ud800" });
   });

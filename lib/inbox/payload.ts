@@ -13,12 +13,14 @@ function storableString(text: string): boolean {
   return text.isWellFormed() && !text.includes("\u0000");
 }
 
-/** Whether jsonb can hold the value: bounded nesting, and no NUL or lone surrogate in any key or string. */
+/** Whether jsonb can hold the value as parsed: bounded nesting, finite numbers, no NUL or lone surrogate in any key or string. */
 function fitsJsonb(value: unknown): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length) {
     const [current, depth] = stack.pop()!;
     if (typeof current === "string" && !storableString(current)) return false;
+    // 1e400 parses as Infinity, which JSON.stringify would write as null: keep the text rather than change the value.
+    if (typeof current === "number" && !Number.isFinite(current)) return false;
     if (current === null || typeof current !== "object") continue;
     if (depth > MAX_JSON_DEPTH) return false;
     for (const [key, child] of Object.entries(current)) {

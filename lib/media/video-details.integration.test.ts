@@ -14,7 +14,8 @@ let youtube: Awaited<ReturnType<typeof startFakeYouTube>>;
 
 beforeAll(async () => {
   youtube = await startFakeYouTube();
-  app = await startApp({ YOUTUBE_BASE_URL: youtube.baseUrl });
+  // The fake listens on loopback, which the outbound client refuses unless told otherwise (test/security/ssrf* shows it).
+  app = await startApp({ YOUTUBE_BASE_URL: youtube.baseUrl, OUTBOUND_ALLOW_LOOPBACK: "true" });
 });
 
 afterAll(async () => {

@@ -4,11 +4,37 @@ import { getBalances, paymentRequired, recordUsage, type Balances } from "@/lib/
 import { PRICES } from "@/lib/billing/prices";
 import { inputHash, readCachedResult, writeCachedResult } from "@/lib/enrichment/cache";
 import { env } from "@/lib/env";
+import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
+import { outboundFromEnv } from "@/lib/providers/outbound/from-env";
+import type { OutboundClient } from "@/lib/providers/outbound/types";
 import { fetchVideoDetails, VideoError, type VideoDetails, type VideoFailure } from "./youtube";
 
 const OPERATION = "media_video_details" as const;
 // View counts move, the rest hardly: an hour keeps repeated calls cheap without going stale.
 const CACHE_TTL_SECONDS = 3600;
+/** Player requests in flight at once, per process. */
+const YOUTUBE_CONCURRENCY = 16;
+
+let youtubeHttp: OutboundClient | undefined;
+
+/**
+ * The outbound client for YouTube: the process's client settings (resolver, user agent, the test-only loopback and
+ * port knobs), with more requests at once to the one host than the shared client's polite 2, since these are API
+ * calls made for many callers. The same SSRF checks apply: YOUTUBE_BASE_URL at a private address is refused.
+ */
+function youtubeClient(): OutboundClient {
+  if (youtubeHttp) return youtubeHttp;
+  const config = env();
+  const shared = outboundFromEnv();
+  youtubeHttp = createOutboundClient({
+    userAgent: shared.http.userAgent,
+    resolver: shared.dns.resolveHost,
+    allowLoopback: config.OUTBOUND_ALLOW_LOOPBACK,
+    portOverrides: config.OUTBOUND_TEST_PORTS,
+    perHostConcurrency: YOUTUBE_CONCURRENCY,
+  });
+  return youtubeHttp;
+}
 
 const FAILURES: Record<VideoFailure, () => ApiError> = {
   not_found: () => new ApiError("not_found", "Video not found: it does not exist, was removed, or is not public."),
@@ -44,7 +70,7 @@ export async function getVideoDetails(options: { principal: ApiKeyPrincipal; vid
       if (balances.subscriptionRemainingCents + balances.purchasedBalanceCents < price) throw paymentRequired(price);
     }
     try {
-      details = await fetchVideoDetails(videoId, { baseUrl: env().YOUTUBE_BASE_URL });
+      details = await fetchVideoDetails(videoId, { http: youtubeClient(), baseUrl: env().YOUTUBE_BASE_URL });
     } catch (error) {
       if (error instanceof VideoError) throw FAILURES[error.failure]();
       throw error;

@@ -1,9 +1,29 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
+import type { OutboundClient, OutboundRequest } from "@/lib/providers/outbound/types";
 import { FAKE_VIDEOS, loadFakeYouTubeFixture, startFakeYouTube, type FakeYouTube } from "@/test/fakes/youtube-server";
-import { fetchVideoDetails, VideoError, type VideoDetails, type VideoFailure } from "./youtube";
+import { fetchVideoDetails, type FetchVideoDetailsOptions, VideoError, type VideoDetails, type VideoFailure } from "./youtube";
 
-// Real HTTP on loopback against the local fake; nothing here can reach YouTube.
+// Real HTTP on loopback against the local fake, through the SSRF-safe outbound client with loopback allowed (as
+// OUTBOUND_ALLOW_LOOPBACK does for the app's tests); nothing here can reach YouTube.
 let fake: FakeYouTube;
+const http = createOutboundClient({ allowLoopback: true });
+
+/** A client that answers every request itself, with no network, and counts the calls. */
+function scripted(answer: (init: OutboundRequest | undefined) => { status: number; body: string }): OutboundClient & { calls: number } {
+  const client = {
+    calls: 0,
+    userAgent: "test",
+    async request(url: string | URL, init?: OutboundRequest) {
+      client.calls += 1;
+      const { status, body } = answer(init);
+      const bytes = Buffer.from(body);
+      const text = () => bytes.toString("utf8");
+      return { url: String(url), status, headers: new Headers({ "content-type": "application/json" }), body: bytes, truncated: false, chain: [String(url)], text, json: () => JSON.parse(text()) as unknown };
+    },
+  };
+  return client;
+}
 
 beforeAll(async () => {
   fake = await startFakeYouTube({ slowMs: 3_000 });
@@ -18,8 +38,8 @@ afterAll(async () => {
   await fake.close();
 });
 
-function details(videoId: string, options: Parameters<typeof fetchVideoDetails>[1] = {}) {
-  return fetchVideoDetails(videoId, { baseUrl: fake.baseUrl, ...options });
+function details(videoId: string, options: Partial<FetchVideoDetailsOptions> = {}) {
+  return fetchVideoDetails(videoId, { http, baseUrl: fake.baseUrl, ...options });
 }
 
 async function failure(call: Promise<unknown>): Promise<VideoError> {
@@ -204,32 +224,44 @@ describe("fetchVideoDetails: failures", () => {
     const baseUrl = closed.baseUrl;
     await closed.close();
     let calls = 0;
-    const counting: typeof fetch = (input, init) => {
-      calls += 1;
-      return fetch(input, init);
+    const counting: OutboundClient = {
+      userAgent: http.userAgent,
+      request: (url, init) => {
+        calls += 1;
+        return http.request(url, init);
+      },
     };
-    await expectFailure(fetchVideoDetails(FAKE_VIDEOS.normal, { baseUrl, fetch: counting }), "upstream");
+    await expectFailure(fetchVideoDetails(FAKE_VIDEOS.normal, { baseUrl, http: counting }), "upstream");
     expect(calls).toBe(2);
   });
 
   it("upstream after a second 5xx (at most one retry)", async () => {
-    let calls = 0;
-    const failing: typeof fetch = async () => {
-      calls += 1;
-      return new Response("oops", { status: 503 });
-    };
-    await expectFailure(details(FAKE_VIDEOS.normal, { fetch: failing }), "upstream");
-    expect(calls).toBe(2);
+    const failing = scripted(() => ({ status: 503, body: "oops" }));
+    await expectFailure(details(FAKE_VIDEOS.normal, { http: failing }), "upstream");
+    expect(failing.calls).toBe(2);
   });
 
   it.each([400, 403, 404])("upstream on %i, without retry", async (status) => {
-    let calls = 0;
-    const failing: typeof fetch = async () => {
-      calls += 1;
-      return new Response("{}", { status });
-    };
-    await expectFailure(details(FAKE_VIDEOS.normal, { fetch: failing }), "upstream");
-    expect(calls).toBe(1);
+    const failing = scripted(() => ({ status, body: "{}" }));
+    await expectFailure(details(FAKE_VIDEOS.normal, { http: failing }), "upstream");
+    expect(failing.calls).toBe(1);
+  });
+
+  it("upstream on a redirect, which is not followed", async () => {
+    const seen: (OutboundRequest | undefined)[] = [];
+    const redirecting = scripted((init) => {
+      seen.push(init);
+      return { status: 302, body: "" };
+    });
+    await expectFailure(details(FAKE_VIDEOS.normal, { http: redirecting }), "upstream");
+    expect(redirecting.calls).toBe(1);
+    expect(seen[0]).toMatchObject({ method: "POST", maxRedirects: 0, overflow: "error" });
+  });
+
+  it("upstream without any request when the base URL is a loopback address and loopback is not allowed", async () => {
+    const strict = createOutboundClient();
+    await expectFailure(details(FAKE_VIDEOS.normal, { http: strict }), "upstream");
+    expect(fake.requests).toHaveLength(0);
   });
 
   it.each([
@@ -239,30 +271,28 @@ describe("fetchVideoDetails: failures", () => {
     ["an unknown playability status", JSON.stringify({ playabilityStatus: { status: "SOMETHING_NEW" } })],
     ["a bot check", JSON.stringify({ playabilityStatus: { status: "LOGIN_REQUIRED", reason: "Sign in to confirm you’re not a bot" } })],
   ])("upstream for %s, without retry", async (_name, text) => {
-    let calls = 0;
-    const answering: typeof fetch = async () => {
-      calls += 1;
-      return new Response(text, { status: 200, headers: { "content-type": "application/json" } });
-    };
-    await expectFailure(details(FAKE_VIDEOS.normal, { fetch: answering }), "upstream");
-    expect(calls).toBe(1);
+    const answering = scripted(() => ({ status: 200, body: text }));
+    await expectFailure(details(FAKE_VIDEOS.normal, { http: answering }), "upstream");
+    expect(answering.calls).toBe(1);
   });
 
   it("upstream when the answer is about another video", async () => {
     const fixture = loadFakeYouTubeFixture("normal");
-    const answering: typeof fetch = async () =>
-      new Response(JSON.stringify({ ...fixture, videoDetails: { ...(fixture.videoDetails as object), videoId: "otherVideo1" } }));
-    await expectFailure(details(FAKE_VIDEOS.normal, { fetch: answering }), "upstream");
+    const answering = scripted(() => ({ status: 200, body: JSON.stringify({ ...fixture, videoDetails: { ...(fixture.videoDetails as object), videoId: "otherVideo1" } }) }));
+    await expectFailure(details(FAKE_VIDEOS.normal, { http: answering }), "upstream");
     // The same fixture with the right id maps fine: the id is what failed above.
-    const unchanged: typeof fetch = async () => new Response(JSON.stringify(fixture));
-    expect((await details(FAKE_VIDEOS.normal, { fetch: unchanged })).video_id).toBe(FAKE_VIDEOS.normal);
+    const unchanged = scripted(() => ({ status: 200, body: JSON.stringify(fixture) }));
+    expect((await details(FAKE_VIDEOS.normal, { http: unchanged })).video_id).toBe(FAKE_VIDEOS.normal);
   });
 
-  it("never throws anything but VideoError, even when fetch itself throws oddly", async () => {
-    const throwing: typeof fetch = () => {
-      throw "a string, not an Error";
+  it("never throws anything but VideoError, even when the client itself throws oddly", async () => {
+    const throwing: OutboundClient = {
+      userAgent: "test",
+      request: () => {
+        throw "a string, not an Error";
+      },
     };
-    const error = await expectFailure(details(FAKE_VIDEOS.normal, { fetch: throwing }), "upstream");
+    const error = await expectFailure(details(FAKE_VIDEOS.normal, { http: throwing }), "upstream");
     expect(error.message).not.toMatch(/youtube/i);
   });
 });

@@ -1,3 +1,4 @@
+import { OutboundError, OutboundRefusedError, type OutboundClient, type OutboundResponse } from "@/lib/providers/outbound/types";
 import { isVideoId } from "./video-id";
 
 /*
@@ -84,7 +85,11 @@ export class VideoError extends Error {
 }
 
 export interface FetchVideoDetailsOptions {
-  fetch?: typeof fetch;
+  /**
+   * The SSRF-safe outbound client every outbound call goes through (lib/providers/outbound): the base URL is checked
+   * like any other address, so a YOUTUBE_BASE_URL pointing at a private or loopback address is refused.
+   */
+  http: OutboundClient;
   /** Default https://www.youtube.com. */
   baseUrl?: string;
   /** Per attempt; default 8000. */
@@ -95,6 +100,8 @@ export interface FetchVideoDetailsOptions {
 
 export const DEFAULT_YOUTUBE_BASE_URL = "https://www.youtube.com";
 export const DEFAULT_TIMEOUT_MS = 8_000;
+/** A player response is a few hundred kilobytes; a far larger answer is not one. */
+const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** The public WEB client context YouTube's own web player sends. */
 export const INNERTUBE_CLIENT = { clientName: "WEB", clientVersion: "2.20240101.00.00", hl: "en", gl: "US" } as const;
 
@@ -109,7 +116,7 @@ export const INNERTUBE_CLIENT = { clientName: "WEB", clientVersion: "2.20240101.
  *   complete details (every field we map), they are returned; otherwise the failure is thrown.
  * - Anything else (another status or reason, e.g. a bot check): upstream.
  */
-export async function fetchVideoDetails(videoId: string, options: FetchVideoDetailsOptions = {}): Promise<VideoDetails> {
+export async function fetchVideoDetails(videoId: string, options: FetchVideoDetailsOptions): Promise<VideoDetails> {
   try {
     if (!isVideoId(videoId)) throw new VideoError("not_found", "not a valid video id");
     const body = await requestPlayer(videoId, options);
@@ -143,33 +150,36 @@ function plain(error: unknown): VideoError {
 }
 
 async function attempt(videoId: string, options: FetchVideoDetailsOptions): Promise<unknown> {
-  const fetchImpl = options.fetch ?? globalThis.fetch;
   const baseUrl = (options.baseUrl ?? DEFAULT_YOUTUBE_BASE_URL).replace(/\/+$/, "");
-  const timeout = AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
 
-  let response: Response;
-  let text: string;
+  let response: OutboundResponse;
   try {
-    response = await fetchImpl(`${baseUrl}/youtubei/v1/player?prettyPrint=false`, {
+    response = await options.http.request(`${baseUrl}/youtubei/v1/player?prettyPrint=false`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify({ videoId, context: { client: { ...INNERTUBE_CLIENT } } }),
-      redirect: "error",
-      signal,
+      // A redirect is not an answer we understand: the 3xx itself comes back and fails below.
+      maxRedirects: 0,
+      maxBytes: MAX_RESPONSE_BYTES,
+      overflow: "error",
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      signal: options.signal,
     });
-    text = await response.text();
   } catch (error) {
     if (options.signal?.aborted) throw new VideoError("upstream", "video details request aborted", { cause: error });
-    if (timeout.aborted) throw new RetryableError("upstream", "video details request timed out", { cause: error });
+    // Refused (a blocked address or URL) or too large: trying again cannot help.
+    if (error instanceof OutboundRefusedError) throw new VideoError("upstream", "video details request refused", { cause: error });
+    if (error instanceof OutboundError && error.reason === "too_large") throw new VideoError("upstream", "video details answer too large", { cause: error });
+    if (error instanceof OutboundError && error.reason === "timeout") throw new RetryableError("upstream", "video details request timed out", { cause: error });
     throw new RetryableError("upstream", "video details request failed", { cause: error });
   }
 
-  if (response.status >= 500) throw new RetryableError("upstream", `video details upstream answered ${response.status}`);
-  if (response.status === 429) throw new VideoError("upstream", "video details upstream is rate limiting");
-  if (!response.ok) throw new VideoError("upstream", `video details upstream answered ${response.status}`);
+  const { status } = response;
+  if (status >= 500) throw new RetryableError("upstream", `video details upstream answered ${status}`);
+  if (status === 429) throw new VideoError("upstream", "video details upstream is rate limiting");
+  if (status < 200 || status >= 300) throw new VideoError("upstream", `video details upstream answered ${status}`);
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(response.text()) as unknown;
   } catch (error) {
     throw new VideoError("upstream", "video details upstream answered with something other than JSON", { cause: error });
   }

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { storeWorkspaceSelection } from "../_hooks/use-workspace";
+import { selectWorkspace } from "@/lib/client/dashboard-client";
 
 export function SignOutButton() {
   const [pending, setPending] = useState(false);
@@ -13,11 +13,15 @@ export function SignOutButton() {
 
   async function handleClick() {
     setPending(true);
-    // The next person on this browser starts in their own default workspace, with nothing of this session cached.
-    storeWorkspaceSelection(null);
+    // The session stops working on the server the moment it is signed out (lib/auth/session-revocation.ts), so
+    // nothing may be fetched meanwhile: a request racing the sign-out would be answered 401.
+    await queryClient.cancelQueries();
     try {
       await signOut({ redirect: false });
     } finally {
+      // The next person on this browser starts in their own default workspace, with nothing of this session cached.
+      // The choice is stored without telling this tab's pages, which are about to unmount: a switch would refetch.
+      selectWorkspace("");
       queryClient.clear();
       router.replace("/sign-in");
     }

@@ -1,3 +1,4 @@
+import { isPrincipalActive } from "@/lib/api/authenticate";
 import { route } from "@/lib/api/route";
 import { streamDeliveryEventsContract } from "@/lib/contracts/webhooks";
 import { subscribeToDeliveries } from "@/lib/inbox/delivery-events";
@@ -10,34 +11,52 @@ const HEARTBEAT_MS = 15_000;
 export const GET = route(streamDeliveryEventsContract, async ({ auth, request }) => {
   const encoder = new TextEncoder();
   let stop = () => {};
+  let closed = false;
   const stream = new ReadableStream<Uint8Array>({
     async start(controller) {
-      const send = (text: string) => {
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          stop(); // the client went away between two events
-        }
-      };
-      send("retry: 3000\n: connected\n\n");
-      const unsubscribe = await subscribeToDeliveries(auth.workspace.id, (event) =>
-        send(`event: ${event.type}\ndata: ${JSON.stringify({ endpointId: event.endpointId, deliveryId: event.deliveryId })}\n\n`),
-      );
-      const heartbeat = setInterval(() => send(": keep-alive\n\n"), HEARTBEAT_MS);
-      stop = () => {
-        clearInterval(heartbeat);
-        unsubscribe();
-      };
-      request.signal.addEventListener("abort", () => {
+      const close = () => {
+        if (closed) return;
+        closed = true;
         stop();
         try {
           controller.close();
         } catch {
           // already closed
         }
-      });
+      };
+      const send = (text: string) => {
+        if (closed) return;
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          stop(); // the client went away between two events
+        }
+      };
+      // The stream outlives the request's authentication: a key revoked or a session signed out meanwhile ends it
+      // before anything more is sent (checked in order, so events keep their order). The client then reconnects
+      // and is refused.
+      let queue = Promise.resolve();
+      const sendIfStillAllowed = (text: string) => {
+        queue = queue.then(async () => {
+          if (closed) return;
+          const allowed = await isPrincipalActive(auth).catch(() => false);
+          if (allowed) send(text);
+          else close();
+        });
+      };
+      send("retry: 3000\n: connected\n\n");
+      const unsubscribe = await subscribeToDeliveries(auth.workspace.id, (event) =>
+        sendIfStillAllowed(`event: ${event.type}\ndata: ${JSON.stringify({ endpointId: event.endpointId, deliveryId: event.deliveryId })}\n\n`),
+      );
+      const heartbeat = setInterval(() => sendIfStillAllowed(": keep-alive\n\n"), HEARTBEAT_MS);
+      stop = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+      };
+      request.signal.addEventListener("abort", close);
     },
     cancel() {
+      closed = true;
       stop();
     },
   });

@@ -1,0 +1,59 @@
+import { ApiError } from "@/lib/api/errors";
+import { db } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { createPgRateLimitStore } from "./pg-store";
+import { createWindowLimiter, limitPerWindow, type WindowLimiter } from "./window-limiter";
+
+/*
+ * The app's two limits, per minute and shared by every instance through PostgreSQL (./window-limiter.ts explains how
+ * and the bound): RATE_LIMIT_API_PER_MINUTE per API key on /v1 (a dashboard session counts per user), and
+ * RATE_LIMIT_INGEST_PER_MINUTE per webhook endpoint on ingest. 0 turns a limit off. Over the limit: 429
+ * `rate_limited` with `Retry-After` (seconds until the window ends).
+ */
+
+// The launcher (tsx) and the route handlers (bundled by Next) load this module separately: one limiter per process,
+// kept on globalThis, so that one timer flushes the counts of both.
+const SLOT = Symbol.for("signalbox.rateLimiter");
+type GlobalWithLimiter = typeof globalThis & { [SLOT]?: { limiter: WindowLimiter; windowMs: number } };
+
+let lastStoreWarning = 0;
+
+function limiter(): { limiter: WindowLimiter; windowMs: number } {
+  const holder = globalThis as GlobalWithLimiter;
+  if (!holder[SLOT]) {
+    const windowMs = env().RATE_LIMIT_WINDOW_SECONDS * 1000;
+    const instance = createWindowLimiter({
+      store: createPgRateLimitStore(db),
+      windowMs,
+      onStoreError: (error) => {
+        // Once a minute at most: while the database is away every flush fails.
+        if (Date.now() - lastStoreWarning < 60_000) return;
+        lastStoreWarning = Date.now();
+        console.warn(`Rate limits: counts could not be shared through the database, limiting per instance meanwhile (${(error as { code?: string }).code ?? String(error)}).`);
+      },
+    });
+    holder[SLOT] = { limiter: instance, windowMs };
+  }
+  return holder[SLOT];
+}
+
+async function enforce(bucket: string, perMinute: number, what: string): Promise<void> {
+  if (perMinute === 0) return;
+  const { limiter: instance, windowMs } = limiter();
+  const decision = await instance.take(bucket, limitPerWindow(perMinute, windowMs));
+  if (decision.allowed) return;
+  throw new ApiError("rate_limited", `Too many requests ${what}: the limit is ${perMinute} a minute. Retry after ${decision.retryAfterSeconds} s.`, {
+    headers: { "Retry-After": String(decision.retryAfterSeconds) },
+  });
+}
+
+/** Counts a `/v1` request against its API key (or, for a dashboard session, its user); throws 429 over the limit. */
+export function enforceApiRateLimit(caller: { apiKeyId: string | null; userId: string | null }): Promise<void> {
+  const bucket = caller.apiKeyId !== null ? `api:key:${caller.apiKeyId}` : `api:user:${caller.userId ?? "unknown"}`;
+  return enforce(bucket, env().RATE_LIMIT_API_PER_MINUTE, caller.apiKeyId !== null ? "for this API key" : "for this user");
+}
+
+/** Counts a delivery against its webhook endpoint (an existing, enabled one); throws 429 over the limit. */
+export function enforceIngestRateLimit(endpointId: string): Promise<void> {
+  return enforce(`ingest:${endpointId}`, env().RATE_LIMIT_INGEST_PER_MINUTE, "for this webhook endpoint");
+}

@@ -1,0 +1,121 @@
+import { connect } from "node:net";
+
+/*
+ * A deliberately small HTTP/1.1 client over a raw socket, for requests that fetch and node:http refuse to send or
+ * quietly repair: `../` and `%2e%2e` left in the path, header values with control characters or bytes that are not
+ * UTF-8, thousands of headers, bodies whose bytes are not valid UTF-8. Every request is `Connection: close`; the
+ * answer is read to the end (or up to its headers for an event stream) and parsed here.
+ */
+
+export interface RawRequest {
+  method: string;
+  /** The request target exactly as written on the wire, e.g. `/v1/webhook-endpoints/..%2f..%2fetc`. */
+  target: string;
+  /**
+   * Names and values written as given, each byte of a value as one latin1 character (so `\xff` is the byte 0xff). A
+   * `Host` here replaces the default one.
+   */
+  headers?: [string, string][];
+  body?: Uint8Array;
+  /** Leave out `Content-Length` (and send no body framing at all). */
+  omitContentLength?: boolean;
+}
+
+export interface RawAnswer {
+  status: number;
+  /** Lower-cased names; repeats joined with ", ". */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Set when the server closed the connection without sending any answer. */
+  noAnswer?: boolean;
+}
+
+const TIMEOUT_MS = 20_000;
+
+function decodeChunked(data: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let offset = 0;
+  for (;;) {
+    const lineEnd = data.indexOf("\r\n", offset);
+    if (lineEnd === -1) break;
+    const size = Number.parseInt(data.subarray(offset, lineEnd).toString("latin1").split(";")[0] ?? "", 16);
+    if (!Number.isFinite(size) || size === 0) break;
+    parts.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
+    offset = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(parts);
+}
+
+function parseAnswer(data: Buffer): RawAnswer {
+  const headEnd = data.indexOf("\r\n\r\n");
+  if (headEnd === -1) {
+    if (data.length === 0) return { status: 0, headers: {}, body: Buffer.alloc(0), noAnswer: true };
+    throw new Error(`Unparseable answer: ${JSON.stringify(data.subarray(0, 200).toString("latin1"))}`);
+  }
+  const [statusLine = "", ...lines] = data.subarray(0, headEnd).toString("latin1").split("\r\n");
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
+  if (!Number.isInteger(status)) throw new Error(`Unparseable status line: ${JSON.stringify(statusLine)}`);
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
+  }
+  const rest = data.subarray(headEnd + 4);
+  const body = /chunked/i.test(headers["transfer-encoding"] ?? "")
+    ? decodeChunked(rest)
+    : headers["content-length"] !== undefined
+      ? rest.subarray(0, Number(headers["content-length"]))
+      : rest;
+  return { status, headers, body };
+}
+
+/** Sends one request to `baseUrl` (`http://host:port`) and resolves with the parsed answer. */
+export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawAnswer> {
+  const url = new URL(baseUrl);
+  const body = request.body ?? new Uint8Array(0);
+  const hasHost = (request.headers ?? []).some(([name]) => name.toLowerCase() === "host");
+  const lines = [`${request.method} ${request.target} HTTP/1.1`, ...(hasHost ? [] : [`Host: ${url.host}`]), "Connection: close"];
+  for (const [name, value] of request.headers ?? []) lines.push(`${name}: ${value}`);
+  if (!request.omitContentLength && (body.length > 0 || !["GET", "HEAD", "DELETE"].includes(request.method))) lines.push(`Content-Length: ${body.length}`);
+  const head = Buffer.from(`${lines.join("\r\n")}\r\n\r\n`, "latin1");
+
+  return new Promise<RawAnswer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const socket = connect({ host: url.hostname, port: Number(url.port) });
+    const finish = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      const data = Buffer.concat(chunks);
+      // A reset after a complete answer (the server refused a body it did not read) is still an answer.
+      if (error && data.length === 0) return reject(error);
+      try {
+        resolve(parseAnswer(data));
+      } catch (parseError) {
+        reject(error ?? parseError);
+      }
+    };
+    const timer = setTimeout(() => finish(new Error(`No answer within ${TIMEOUT_MS} ms to ${request.method} ${request.target.slice(0, 200)}`)), TIMEOUT_MS);
+    socket.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      const data = Buffer.concat(chunks);
+      const headEnd = data.indexOf("\r\n\r\n");
+      if (headEnd === -1) return;
+      const head = data.subarray(0, headEnd).toString("latin1");
+      // An event stream never ends by itself: its status and headers are the answer. A complete answer is one too,
+      // also when the server keeps the connection open to drain a body it refused.
+      const length = /\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1];
+      if (/\r\ncontent-type:\s*text\/event-stream/i.test(head)) finish();
+      else if (length !== undefined && request.method !== "HEAD" && data.length - headEnd - 4 >= Number(length)) finish();
+    });
+    socket.once("end", () => finish());
+    socket.once("close", () => finish());
+    socket.once("error", (error) => finish(error));
+    socket.write(head);
+    if (body.length > 0) socket.write(body);
+  });
+}
