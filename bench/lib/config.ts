@@ -1,0 +1,39 @@
+/** How much each scenario does: the full run (`npm run bench`) and the smoke run (`npm run bench:smoke`, CI). */
+export interface BenchConfig {
+  mode: "full" | "smoke";
+  ingest: {
+    /** Concurrent connections for the 1 KB runs. */
+    connections: number;
+    seconds: number;
+    warmupSeconds: number;
+    /** Each target (baseline, app, …) is run this many times, interleaved; the best run counts. */
+    rounds: number;
+    /** 100 KB bodies at `connections`, 1 MiB bodies at `largeConnections`. */
+    largeSeconds: number;
+    largeConnections: number;
+  };
+  listing: {
+    /** Stored deliveries at each measuring point, ascending. */
+    sizes: number[];
+    requests: number;
+    warmup: number;
+  };
+  ack: { singleRequests: number; bulkRequests: number; warmup: number };
+  enrichment: { requests: number; warmup: number };
+}
+
+export const FULL: BenchConfig = {
+  mode: "full",
+  ingest: { connections: 50, seconds: 10, warmupSeconds: 2, rounds: 2, largeSeconds: 5, largeConnections: 100 },
+  listing: { sizes: [10_000, 1_000_000], requests: 300, warmup: 20 },
+  ack: { singleRequests: 300, bulkRequests: 100, warmup: 10 },
+  enrichment: { requests: 300, warmup: 20 },
+};
+
+export const SMOKE: BenchConfig = {
+  mode: "smoke",
+  ingest: { connections: 50, seconds: 2, warmupSeconds: 0.5, rounds: 1, largeSeconds: 1, largeConnections: 100 },
+  listing: { sizes: [1_000, 10_000], requests: 20, warmup: 3 },
+  ack: { singleRequests: 20, bulkRequests: 10, warmup: 2 },
+  enrichment: { requests: 20, warmup: 3 },
+};
