@@ -1,5 +1,5 @@
 import type { CannonJob, LoadResult } from "../load";
-import { runLoad, trackPeakRss, type ServerProcess } from "../lib/processes";
+import { currentRss, runLoad, trackPeakRss, type ServerProcess } from "../lib/processes";
 import { mb, ms, ratio, type BenchContext, type ScenarioOutcome } from "../lib/report";
 
 const HEADERS = { "content-type": "application/json", "user-agent": "Signalbox-Bench/1.0" };
@@ -15,16 +15,18 @@ interface IngestRun extends LoadResult {
   bodyBytes: number;
   connections: number;
   peakRssBytes?: number;
+  rssBeforeBytes?: number;
 }
 
 const non200 = (result: LoadResult) => Object.entries(result.statuses).reduce((sum, [status, count]) => sum + (status === "200" ? 0 : count), 0) + result.errors;
 
 async function cannon(target: Target, bodyBytes: number, connections: number, seconds: number, measureRss = false): Promise<IngestRun> {
   const job: CannonJob = { kind: "cannon", url: target.url, method: "POST", headers: HEADERS, bodyBytes, connections, durationSeconds: seconds };
+  const rssBeforeBytes = measureRss ? await currentRss(target.server.pid) : undefined;
   const rss = measureRss ? await trackPeakRss(target.server.pid) : null;
   const result = await runLoad(job);
   const peakRssBytes = rss ? await rss.stop() : undefined;
-  return { ...result, target: target.name, bodyBytes, connections, ...(peakRssBytes !== undefined && { peakRssBytes }) };
+  return { ...result, target: target.name, bodyBytes, connections, ...(peakRssBytes !== undefined && { peakRssBytes, rssBeforeBytes }) };
 }
 
 function detailRow(run: IngestRun): string[] {
@@ -34,7 +36,7 @@ function detailRow(run: IngestRun): string[] {
     ms(run.latency.p50),
     ms(run.latency.p99),
     String(non200(run)),
-    run.peakRssBytes !== undefined ? mb(run.peakRssBytes) : "",
+    run.peakRssBytes !== undefined ? `${mb(run.peakRssBytes)} (from ${mb(run.rssBeforeBytes ?? Number.NaN)})` : "",
   ];
 }
 
