@@ -65,7 +65,7 @@ function readIncomingBody(request: IncomingMessage, limit: number): Promise<Buff
  * concurrent 1 MiB uploads cost a few dozen megabytes rather than several hundred (a body is held as bytes, text,
  * parsed JSON and a bind parameter while it is stored).
  */
-const BODY_BYTES_IN_FLIGHT = 8 * 1024 * 1024;
+const BODY_BYTES_IN_FLIGHT = 4 * 1024 * 1024;
 
 function createByteBudget(capacity: number) {
   let available = capacity;
