@@ -25,6 +25,8 @@ export interface CannonJob {
 }
 
 export interface SequenceRequest {
+  /** Requests with a tag also get latency figures of their own (`byTag`), e.g. to interleave variants. */
+  tag?: string;
   method: "GET" | "POST";
   path: string;
   headers?: Record<string, string>;
@@ -55,6 +57,8 @@ export interface LoadResult {
   errors: number;
   /** Values read from the answers (`extract`), same order as the counted requests. */
   extracted?: { p50: number; p99: number; count: number };
+  /** Latencies per request tag. */
+  byTag?: Record<string, ReturnType<typeof summarize> & { count: number }>;
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -119,6 +123,7 @@ function readPath(value: unknown, dotted: string): unknown {
 async function runSequence(job: SequenceJob): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const latencies: number[] = [];
+  const tagged = new Map<string, number[]>();
   const extracted: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
@@ -144,6 +149,10 @@ async function runSequence(job: SequenceJob): Promise<LoadResult> {
       continue;
     }
     latencies.push(elapsed);
+    if (request.tag !== undefined) {
+      if (!tagged.has(request.tag)) tagged.set(request.tag, []);
+      tagged.get(request.tag)!.push(elapsed);
+    }
     statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
     if (job.extract) {
       try {
@@ -165,6 +174,7 @@ async function runSequence(job: SequenceJob): Promise<LoadResult> {
     statuses,
     errors,
     ...(job.extract && { extracted: { p50: percentile(sortedExtracted, 50), p99: percentile(sortedExtracted, 99), count: extracted.length } }),
+    ...(tagged.size && { byTag: Object.fromEntries([...tagged].map(([tag, values]) => [tag, { ...summarize(values), count: values.length }])) }),
   };
 }
 

@@ -15,7 +15,9 @@ export interface BenchConfig {
   listing: {
     /** Stored deliveries at each measuring point, ascending. */
     sizes: number[];
+    /** Calls per variant (first/deep page × with/without `unacknowledged`), interleaved. */
     requests: number;
+    /** Uncounted calls per variant first. */
     warmup: number;
   };
   ack: { singleRequests: number; bulkRequests: number; warmup: number };
@@ -24,8 +26,8 @@ export interface BenchConfig {
 
 export const FULL: BenchConfig = {
   mode: "full",
-  ingest: { connections: 50, seconds: 10, warmupSeconds: 2, rounds: 2, largeSeconds: 5, largeConnections: 100 },
-  listing: { sizes: [10_000, 1_000_000], requests: 300, warmup: 20 },
+  ingest: { connections: 50, seconds: 8, warmupSeconds: 2, rounds: 3, largeSeconds: 6, largeConnections: 100 },
+  listing: { sizes: [10_000, 1_000_000], requests: 500, warmup: 20 },
   ack: { singleRequests: 300, bulkRequests: 100, warmup: 10 },
   enrichment: { requests: 300, warmup: 20 },
 };
