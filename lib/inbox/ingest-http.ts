@@ -38,6 +38,8 @@ function readIncomingBody(request: IncomingMessage, limit: number): Promise<Buff
   return new Promise((resolve, reject) => {
     const tooLarge = () => new ApiError("payload_too_large", `Webhook bodies are limited to ${limit} bytes.`);
     if (Number(request.headers["content-length"] ?? 0) > limit) return reject(tooLarge());
+    // The sender may have gone away while this request waited for its share of the body budget.
+    if (request.destroyed) return reject(new Error("The sender closed the connection before the body was read"));
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
