@@ -29,7 +29,7 @@ export const FULL: BenchConfig = {
   ingest: { connections: 50, seconds: 8, warmupSeconds: 2, rounds: 3, largeSeconds: 6, largeConnections: 100 },
   listing: { sizes: [10_000, 1_000_000], requests: 500, warmup: 20 },
   ack: { singleRequests: 300, bulkRequests: 100, warmup: 10 },
-  enrichment: { requests: 300, warmup: 20 },
+  enrichment: { requests: 500, warmup: 20 },
 };
 
 export const SMOKE: BenchConfig = {

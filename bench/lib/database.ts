@@ -80,3 +80,19 @@ export async function seedDeliveries(pool: pg.Pool, options: { workspaceId: stri
   }
   await pool.query("VACUUM ANALYZE webhook_deliveries");
 }
+
+/**
+ * Waits until no other session is running a statement (two quiet looks in a row, 30 s at most): after a load run
+ * stops, the server may still be writing what it accepted, and the next measurement must not pay for that.
+ */
+export async function waitForQuiet(pool: pg.Pool): Promise<void> {
+  let quiet = 0;
+  for (const deadline = Date.now() + 30_000; quiet < 2 && Date.now() < deadline; ) {
+    const { rows } = await pool.query<{ busy: number }>(
+      `SELECT count(*)::int AS busy FROM pg_stat_activity
+       WHERE state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`,
+    );
+    quiet = rows[0]?.busy === 0 ? quiet + 1 : 0;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

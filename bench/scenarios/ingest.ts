@@ -1,4 +1,5 @@
 import type { CannonJob, LoadResult } from "../load";
+import { waitForQuiet } from "../lib/database";
 import { currentRss, runLoad, trackPeakRss, type ServerProcess } from "../lib/processes";
 import { mb, ms, ratio, type BenchContext, type ScenarioOutcome } from "../lib/report";
 
@@ -20,7 +21,8 @@ interface IngestRun extends LoadResult {
 
 const non200 = (result: LoadResult) => Object.entries(result.statuses).reduce((sum, [status, count]) => sum + (status === "200" ? 0 : count), 0) + result.errors;
 
-async function cannon(target: Target, bodyBytes: number, connections: number, seconds: number, measureRss = false): Promise<IngestRun> {
+async function cannon(context: BenchContext, target: Target, bodyBytes: number, connections: number, seconds: number, measureRss = false): Promise<IngestRun> {
+  await waitForQuiet(context.pool);
   const job: CannonJob = { kind: "cannon", url: target.url, method: "POST", headers: HEADERS, bodyBytes, connections, durationSeconds: seconds };
   const rssBeforeBytes = measureRss ? await currentRss(target.server.pid) : undefined;
   const rss = measureRss ? await trackPeakRss(target.server.pid) : null;
@@ -55,13 +57,13 @@ export async function ingestScenario(context: BenchContext, endpointId: string):
 
   for (const target of targets) {
     log(`ingest: warming up ${target.name}`);
-    await cannon(target, 1024, settings.connections, settings.warmupSeconds);
+    await cannon(context, target, 1024, settings.connections, settings.warmupSeconds);
   }
   const runs: IngestRun[] = [];
   for (let round = 1; round <= settings.rounds; round += 1) {
     for (const target of targets) {
       log(`ingest: 1 KB × ${settings.connections} connections, ${target.name}, round ${round}/${settings.rounds}`);
-      runs.push(await cannon(target, 1024, settings.connections, settings.seconds));
+      runs.push(await cannon(context, target, 1024, settings.connections, settings.seconds));
     }
   }
   const best = (name: string) => runs.filter((run) => run.target === name).reduce((a, b) => (b.rps > a.rps ? b : a));
@@ -77,7 +79,7 @@ export async function ingestScenario(context: BenchContext, endpointId: string):
   ] as const) {
     for (const target of [baseline, app]) {
       log(`ingest: ${bodyBytes} bytes × ${connections} connections, ${target.name}`);
-      large.push(await cannon(target, bodyBytes, connections, settings.largeSeconds, true));
+      large.push(await cannon(context, target, bodyBytes, connections, settings.largeSeconds, true));
     }
   }
   const appLargest = large.find((run) => run.target === app.name && run.bodyBytes === 1_048_576)!;
