@@ -41,15 +41,19 @@ export async function enrichmentScenario(context: BenchContext, account: BenchAc
     body: JSON.stringify({ domain: DOMAIN }),
   });
 
-  log(`enrichment: ${config.enrichment.requests} cache hits`);
-  const hit = await runLoad({
+  // Interleaved with /healthz (the framework and one database round trip, no engine), the floor this machine
+  // gives any route at the moment: context for the absolute figures below, which the rest of the machine moves.
+  log(`enrichment: ${config.enrichment.requests} cache hits, interleaved with /healthz`);
+  const hitAndFloor = await runLoad({
     kind: "sequence",
     baseUrl: context.app.baseUrl,
-    requests: Array.from({ length: total }, () => request({})),
-    warmup: config.enrichment.warmup,
+    requests: Array.from({ length: total }, () => [{ ...request({}), tag: "hit" }, { tag: "floor", method: "GET" as const, path: "/healthz" }]).flat(),
+    warmup: config.enrichment.warmup * 2,
     extract: "meta.latencyMs",
   });
-  assertAllOk("enrichment cache hit", hit);
+  assertAllOk("enrichment cache hit", hitAndFloor);
+  const hit = { ...hitAndFloor, latency: hitAndFloor.byTag!.hit!, requests: hitAndFloor.byTag!.hit!.count };
+  const floor = hitAndFloor.byTag!.floor!;
 
   log(`enrichment: ${config.enrichment.requests} calls through the local provider`);
   const provider = await runLoad({
@@ -63,10 +67,11 @@ export async function enrichmentScenario(context: BenchContext, account: BenchAc
 
   return {
     name: "enrichment",
-    figures: { hit, provider },
+    figures: { hit, provider, floor },
     details: {
       header: ["Enrichment (domain-emails)", "p50", "p99", "meta.latencyMs p50", "meta.latencyMs p99"],
       rows: [
+        ["/healthz (no engine), interleaved with the cache hits", ms(floor.p50), ms(floor.p99), "", ""],
         ["cache hit", ms(hit.latency.p50), ms(hit.latency.p99), ms(hit.extracted?.p50 ?? Number.NaN), ms(hit.extracted?.p99 ?? Number.NaN)],
         [
           "zero-latency local provider",
@@ -80,7 +85,7 @@ export async function enrichmentScenario(context: BenchContext, account: BenchAc
     checks: [
       {
         target: "Enrichment engine overhead on a cache hit (p50)",
-        measured: `${ms(hit.latency.p50)} (p99 ${ms(hit.latency.p99)})`,
+        measured: `${ms(hit.latency.p50)} (p99 ${ms(hit.latency.p99)}; /healthz ${ms(floor.p50)})`,
         limit: "≤ 5 ms",
         holds: hit.latency.p50 <= 5,
       },
