@@ -5,6 +5,7 @@ export interface BenchConfig {
     /** Concurrent connections for the 1 KB runs. */
     connections: number;
     seconds: number;
+    /** 0: no warm-up runs. */
     warmupSeconds: number;
     /** Each target (baseline, app, …) is run this many times, interleaved; the best run counts. */
     rounds: number;
@@ -34,7 +35,8 @@ export const FULL: BenchConfig = {
 
 export const SMOKE: BenchConfig = {
   mode: "smoke",
-  ingest: { connections: 50, seconds: 2, warmupSeconds: 0.5, rounds: 1, largeSeconds: 1, largeConnections: 100 },
+  // Fewer 1 MiB uploads at once than the full run: the backlog they leave takes seconds to write after the run.
+  ingest: { connections: 50, seconds: 1.5, warmupSeconds: 0, rounds: 1, largeSeconds: 1, largeConnections: 25 },
   listing: { sizes: [1_000, 10_000], requests: 20, warmup: 3 },
   ack: { singleRequests: 20, bulkRequests: 10, warmup: 2 },
   enrichment: { requests: 20, warmup: 3 },

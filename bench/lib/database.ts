@@ -93,6 +93,6 @@ export async function waitForQuiet(pool: pg.Pool): Promise<void> {
        WHERE state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`,
     );
     quiet = rows[0]?.busy === 0 ? quiet + 1 : 0;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -55,7 +55,7 @@ export async function ingestScenario(context: BenchContext, endpointId: string):
   const app: Target = { name: "app ingest", server: context.app, url: `${context.app.baseUrl}/webhooks/ingest/${endpointId}` };
   const targets = [baseline, app, baselineNotify];
 
-  for (const target of targets) {
+  for (const target of settings.warmupSeconds > 0 ? targets : []) {
     log(`ingest: warming up ${target.name}`);
     await cannon(context, target, 1024, settings.connections, settings.warmupSeconds);
   }
