@@ -71,6 +71,20 @@ describe("group commit", () => {
     expect(await db().webhookDelivery.count({ where: { webhookEndpointId: hookId } })).toBe(1);
   });
 
+  it("stores one delivery per message id when batches in flight together share several ids, in any order", async () => {
+    const hookId = await endpoint("shared ids");
+    const ids = ["msg_c", "msg_a", "msg_b"];
+    const answers = fulfilled(await ingestTogether(30, (index) => ({ hookId, headers: { "webhook-id": ids[(index * 7) % 3]! } })));
+    const byMessage = new Map<string, Set<string>>();
+    answers.forEach((answer, index) => {
+      const id = ids[(index * 7) % 3]!;
+      byMessage.set(id, (byMessage.get(id) ?? new Set()).add(answer.deliveryId));
+    });
+    expect([...byMessage.values()].map((deliveries) => deliveries.size)).toEqual([1, 1, 1]);
+    expect(answers.filter((answer) => !answer.duplicate)).toHaveLength(3);
+    expect(await db().webhookDelivery.count({ where: { webhookEndpointId: hookId } })).toBe(3);
+  });
+
   it("fails only the requests whose endpoint was deleted meanwhile, when a batch mixes them with others", async () => {
     const kept = await endpoint("kept");
     const deleted = await endpoint("deleted");

@@ -78,7 +78,10 @@ async function firstDelivery(row: DeliveryRowInput): Promise<IngestedDelivery> {
 async function writeRows(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
   let inserted: Set<string>;
   try {
-    const { rows: returned } = await dbPool().query<{ id: string }>(insertStatement(rows.length), rows.flatMap(rowParameters));
+    // Rows go in in message-id order, so two batches in flight that carry the same ids (retries) wait for each other
+    // instead of deadlocking; the outcomes below are matched by id, whatever the order.
+    const ordered = rows.length > 1 ? [...rows].sort(byMessageId) : rows;
+    const { rows: returned } = await dbPool().query<{ id: string }>(insertStatement(rows.length), ordered.flatMap(rowParameters));
     inserted = new Set(returned.map((row) => row.id));
   } catch (error) {
     if (rows.length > 1 && !isDatabaseUnavailable(error)) return Promise.all(rows.map(async (row) => (await writeRows([row]))[0]!));
@@ -98,6 +101,12 @@ function jsonbBinary(json: string): Buffer {
   wire[0] = 1;
   text.copy(wire, 1);
   return wire;
+}
+
+function byMessageId(a: DeliveryRowInput, b: DeliveryRowInput): number {
+  const left = `${a.endpointId}\u0000${a.dedupKey ?? ""}`;
+  const right = `${b.endpointId}\u0000${b.dedupKey ?? ""}`;
+  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 const COLUMNS = "id, workspace_id, webhook_endpoint_id, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes, dedup_key, signature";
