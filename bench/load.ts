@@ -1,13 +1,12 @@
 /**
- * The load generator, always run in its own process (bench/lib/load-client.ts spawns it) so that it never shares an
- * event loop with a server under test. It reads one job from the JSON file named by argv[2] and prints one JSON result on stdout.
+ * The load generator, always run in its own process (`runLoad` in bench/lib/processes.ts spawns it) so that it never shares an
+ * event loop with a server under test. It reads one job as JSON on stdin and prints one JSON result on stdout.
  *
  * - `cannon`: autocannon at a fixed concurrency for a fixed duration (throughput and latency under load).
  * - `sequence`: the given requests one after another on one keep-alive connection (latency of single calls, with
  *   sub-millisecond resolution, which autocannon's histogram does not have); optionally reads a number from each
  *   JSON answer (e.g. `meta.latencyMs`).
  */
-import { readFile } from "node:fs/promises";
 import http from "node:http";
 import process from "node:process";
 import autocannon from "autocannon";
@@ -179,9 +178,10 @@ async function runSequence(job: SequenceJob): Promise<LoadResult> {
 }
 
 async function main(): Promise<void> {
-  const file = process.argv[2];
-  if (!file) throw new Error("usage: bench/load.ts <job.json>");
-  const job = JSON.parse(await readFile(file, "utf8")) as LoadJob;
+  let input = "";
+  for await (const chunk of process.stdin) input += String(chunk);
+  if (!input.trim()) throw new Error("usage: bench/load.ts < job.json");
+  const job = JSON.parse(input) as LoadJob;
   const result = job.kind === "cannon" ? await runCannon(job) : await runSequence(job);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

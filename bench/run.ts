@@ -68,6 +68,23 @@ async function main(): Promise<number> {
   let fake: FakeHunter | undefined;
   const outcomes: ScenarioOutcome[] = [];
   const failures: { scenario: string; error: string }[] = [];
+  let cleanedUp: Promise<void> | undefined;
+  let interrupted = false;
+  const cleanUp = () =>
+    (cleanedUp ??= (async () => {
+      for (const child of processes.reverse()) await child.stop().catch(() => {});
+      await fake?.close().catch(() => {});
+      await disconnectDb().catch(() => {});
+      await database?.stop();
+    })());
+  // Ctrl-C mid-run: stop the app, the baselines and the temporary PostgreSQL rather than leave them running.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      interrupted = true;
+      log(`${signal} received, stopping`);
+      void cleanUp().finally(() => process.exit(130));
+    });
+  }
   try {
     database = await startBenchDatabase();
     await createBaselineTables(database.pool);
@@ -112,6 +129,7 @@ async function main(): Promise<number> {
       ["ack", () => ackScenario(context, listingAccount)],
     ];
     for (const [name, run] of plan) {
+      if (interrupted) break;
       if (!selected(name)) continue;
       if (name === "ack" && !selected("listing")) {
         // Ack works on the listing scenario's seeded deliveries.
@@ -124,15 +142,13 @@ async function main(): Promise<number> {
         await database.pool.query("CHECKPOINT");
         outcomes.push(await run());
       } catch (error) {
+        if (interrupted) break;
         log(`${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
         failures.push({ scenario: name, error: error instanceof Error ? error.message : String(error) });
       }
     }
   } finally {
-    for (const child of processes.reverse()) await child.stop().catch(() => {});
-    await fake?.close().catch(() => {});
-    await disconnectDb().catch(() => {});
-    await database?.stop();
+    await cleanUp();
   }
 
   const seconds = (performance.now() - started) / 1000;

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { LoadJob, LoadResult } from "../load";
 
@@ -50,23 +49,18 @@ export async function startServerProcess(script: string, env: Record<string, str
   };
 }
 
-/** Runs one load job in a separate process (bench/load.ts) and returns its result. */
+/** Runs one load job in a separate process (bench/load.ts, the job on its stdin) and returns its result. */
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
-  const dir = await mkdtemp(path.join(tmpdir(), "signalbox-bench-job-"));
-  const file = path.join(dir, "job.json");
-  await writeFile(file, JSON.stringify(job));
-  try {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "load.ts"), file], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
-    if (code !== 0) throw new Error(`The load generator failed (exit ${code}):\n${stderr}`);
-    return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as LoadResult;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "load.ts")], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
+  child.stdin.end(JSON.stringify(job));
+  const code = await exited;
+  if (code !== 0) throw new Error(`The load generator failed (exit ${code}):\n${stderr}`);
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as LoadResult;
 }
 
 async function statusField(pid: number, field: string): Promise<number | null> {
