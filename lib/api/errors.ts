@@ -50,6 +50,7 @@ export function validationError(error: z.ZodError, location: NonNullable<ApiErro
 // Prisma: can't reach server, timed out, server closed the connection, pool timeout.
 const PRISMA_UNAVAILABLE = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
 const SOCKET_ERRORS = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND"]);
+const NODE_POSTGRES_UNAVAILABLE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 /** True when the error says the database cannot be reached right now (as opposed to a bug): a retry may succeed. */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -60,6 +61,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       if (PRISMA_UNAVAILABLE.has(code) || SOCKET_ERRORS.has(code) || code.startsWith("08") || /^57P0[1-3]$/.test(code)) return true;
     }
     if (kind === "DatabaseNotReachable" || kind === "ConnectionClosed" || kind === "SocketTimeout") return true;
+    // node-postgres (used directly by the ingest hot path) reports a lost connection or a full pool without a code.
+    if (code === undefined && current instanceof Error && NODE_POSTGRES_UNAVAILABLE.test(current.message)) return true;
     current = meta?.driverAdapterError ?? cause;
   }
   return false;

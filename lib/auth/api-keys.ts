@@ -66,6 +66,16 @@ export async function findApiKey(options: { workspaceId: string; apiKeyId: strin
   return db().apiKey.findFirst({ where: { id: options.apiKeyId, workspaceId: options.workspaceId }, select: listedColumns });
 }
 
+interface KeyRow {
+  id: string;
+  hashed_key: string;
+  mode: ApiKeyMode;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  workspace_id: string;
+  workspace_name: string;
+}
+
 export interface ApiKeyPrincipal {
   apiKeyId: string;
   mode: ApiKeyMode;
@@ -85,14 +95,16 @@ export interface ApiKeyPrincipal {
 export async function verifyApiKey(presented: string): Promise<ApiKeyPrincipal | null> {
   if (!API_KEY_PATTERN.test(presented)) return null;
   const hashedKey = hashApiKey(presented);
-  const record = await db().apiKey.findUnique({
-    where: { hashedKey },
-    select: { id: true, hashedKey: true, mode: true, revokedAt: true, lastUsedAt: true, workspace: { select: { id: true, name: true } } },
-  });
-  if (!record || record.revokedAt) return null;
-  if (!timingSafeEqual(Buffer.from(record.hashedKey), Buffer.from(hashedKey))) return null;
-  touchLastUsed(record.id, record.lastUsedAt);
-  return { apiKeyId: record.id, mode: record.mode, workspace: record.workspace };
+  // Every authenticated request runs this, so it is one indexed join in SQL: the equivalent nested Prisma select
+  // costs a few tenths of a millisecond more, which the enrichment engine's 5 ms overhead budget notices.
+  const [record] = await db().$queryRaw<KeyRow[]>`
+    SELECT k.id, k.hashed_key, k.mode::text AS mode, k.revoked_at, k.last_used_at, w.id AS workspace_id, w.name AS workspace_name
+    FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
+    WHERE k.hashed_key = ${hashedKey}`;
+  if (!record || record.revoked_at) return null;
+  if (!timingSafeEqual(Buffer.from(record.hashed_key), Buffer.from(hashedKey))) return null;
+  touchLastUsed(record.id, record.last_used_at);
+  return { apiKeyId: record.id, mode: record.mode, workspace: { id: record.workspace_id, name: record.workspace_name } };
 }
 
 function touchLastUsed(apiKeyId: string, lastUsedAt: Date | null): void {

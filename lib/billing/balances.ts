@@ -76,6 +76,7 @@ export interface UsageRecord {
  */
 export async function recordUsage(usage: UsageRecord): Promise<Balances> {
   const cost = usage.debit ? usage.costCents : 0;
+  if (cost === 0) return recordFreeUsage(usage);
   const [row] = await db().$queryRaw<BalanceRow[]>`
     WITH current AS (
       SELECT id, subscription_remaining_cents AS sub, purchased_balance_cents AS pur
@@ -102,6 +103,24 @@ export async function recordUsage(usage: UsageRecord): Promise<Balances> {
     FROM debited
     RETURNING subscription_remaining_cents, purchased_balance_cents`;
   if (!row) throw paymentRequired(usage.costCents);
+  return toBalances(row);
+}
+
+/**
+ * A usage entry that moves no money (a cached answer, a test key, a call that found nothing to charge): the balances
+ * are read, not locked and rewritten, so free calls never queue behind each other or behind debits on the workspace row.
+ */
+async function recordFreeUsage(usage: UsageRecord): Promise<Balances> {
+  const [row] = await db().$queryRaw<BalanceRow[]>`
+    INSERT INTO ledger_entries
+      (id, workspace_id, kind, api_key_id, key_mode, operation, input_hash, cost_cents, subscription_delta_cents, purchased_delta_cents,
+       subscription_remaining_cents, purchased_balance_cents, cached, latency_ms, providers_attempted, records)
+    SELECT ${randomUUID()}::uuid, id, 'usage', ${usage.apiKeyId}, ${usage.keyMode}::"ApiKeyMode", ${usage.operation}, ${usage.inputHash},
+           ${usage.costCents}, 0, 0, subscription_remaining_cents, purchased_balance_cents, ${usage.cached},
+           ${usage.latencyMs}, ${usage.providersAttempted}, ${usage.records}
+    FROM workspaces WHERE id = ${usage.workspaceId}
+    RETURNING subscription_remaining_cents, purchased_balance_cents`;
+  if (!row) throw new ApiError("not_found", "No such workspace.");
   return toBalances(row);
 }
 

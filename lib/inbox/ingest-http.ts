@@ -41,7 +41,7 @@ class RequestAbortedError extends Error {}
 function readIncomingBody(request: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const tooLarge = () => new ApiError("payload_too_large", `Webhook bodies are limited to ${limit} bytes.`);
-    // Cut while the endpoint was being looked up: its "error" and "close" have fired already and will not again.
+    // Cut while the endpoint was looked up or the body budget awaited: its "error" and "close" have fired already.
     if (request.destroyed) return reject(new RequestAbortedError());
     if (Number(request.headers["content-length"] ?? 0) > limit) return reject(tooLarge());
     const chunks: Buffer[] = [];
@@ -58,10 +58,51 @@ function readIncomingBody(request: IncomingMessage, limit: number): Promise<Buff
     };
     request.on("data", onData);
     request.once("end", () => resolve(Buffer.concat(chunks, size)));
+    // A sender that goes away mid-body must not hold its share of the body budget (or a batch slot) forever.
     const aborted = () => reject(new RequestAbortedError()); // after "end", a no-op
     request.once("error", aborted);
     request.once("close", aborted);
   });
+}
+
+/**
+ * How many body bytes the process holds at once, for all requests together: a request waits for its share (its
+ * Content-Length, or the whole 1 MiB limit for a chunked body) before reading its body, and gives it back once its
+ * delivery is written or refused. Waiting senders are held back by TCP flow control, not by our memory, so 100
+ * concurrent 1 MiB uploads cost a few dozen megabytes rather than several hundred (a body is held as bytes, text,
+ * parsed JSON and a bind parameter while it is stored).
+ */
+const BODY_BYTES_IN_FLIGHT = 4 * 1024 * 1024;
+
+function createByteBudget(capacity: number) {
+  let available = capacity;
+  const waiting: { bytes: number; grant: () => void }[] = [];
+  const grantWaiting = () => {
+    while (waiting.length && (waiting[0]!.bytes <= available || available === capacity)) {
+      const next = waiting.shift()!;
+      available -= next.bytes;
+      next.grant();
+    }
+  };
+  return {
+    /** Resolves once `bytes` are reserved (a request larger than the capacity waits until it is alone). */
+    acquire: (bytes: number) =>
+      new Promise<void>((resolve) => {
+        waiting.push({ bytes, grant: resolve });
+        grantWaiting();
+      }),
+    release: (bytes: number) => {
+      available += bytes;
+      grantWaiting();
+    },
+  };
+}
+
+const BUDGET_SLOT = Symbol.for("signalbox.ingestBodyBudget");
+function bodyBudget(): ReturnType<typeof createByteBudget> {
+  const holder = globalThis as typeof globalThis & { [BUDGET_SLOT]?: ReturnType<typeof createByteBudget> };
+  holder[BUDGET_SLOT] ??= createByteBudget(BODY_BYTES_IN_FLIGHT);
+  return holder[BUDGET_SLOT];
 }
 
 // After refusing a body, the rest of it is read and discarded (within these bounds) before the response ends: Node
@@ -110,6 +151,7 @@ async function send(request: IncomingMessage, response: ServerResponse, answer: 
 export async function handleIngestRequest(request: IncomingMessage, response: ServerResponse, target: { hookId: string; query: string }): Promise<void> {
   let answer: Response;
   let refusedBody = false;
+  let reserved = 0;
   try {
     if (request.method !== "POST") {
       throw new ApiError("method_not_allowed", `${request.method} is not allowed here. Senders POST to this address.`, { headers: { allow: "POST" } });
@@ -119,11 +161,24 @@ export async function handleIngestRequest(request: IncomingMessage, response: Se
       hookId: target.hookId,
       headers,
       // Called once the endpoint is known and enabled, so only real endpoints are counted (429 before any body is read).
-      readBody: () => enforceIngestRateLimit(target.hookId).then(() => readIncomingBody(request, MAX_DELIVERY_BYTES)),
+      readBody: async () => {
+        await enforceIngestRateLimit(target.hookId);
+        const declared = request.headers["content-length"] === undefined ? MAX_DELIVERY_BYTES : Number(request.headers["content-length"]);
+        if (declared <= MAX_DELIVERY_BYTES) {
+          reserved = Math.max(declared, 0);
+          await bodyBudget().acquire(reserved);
+        }
+        // The sender may have gone away while this request waited for its share of the body budget.
+        return readIncomingBody(request, MAX_DELIVERY_BYTES);
+      },
       sourceIp: resolveSourceIp(request.socket.remoteAddress ?? "", headers["x-forwarded-for"] ?? null, trustedProxies()),
       query: target.query,
-    });
-    answer = Response.json({ received: true, deliveryId });
+    }).finally(() => bodyBudget().release(reserved));
+    // The hot path answers directly: building a fetch Response and reading it back costs more than the answer itself.
+    const body = Buffer.from(JSON.stringify({ received: true, deliveryId }));
+    response.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
+    response.end(body);
+    return;
   } catch (error) {
     if (error instanceof RequestAbortedError) return; // nobody left to answer, nothing stored
     refusedBody = !request.readableEnded;

@@ -1,0 +1,100 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { ensureDatabase } from "@/lib/db/database";
+import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
+import { migrateDatabase } from "@/lib/db/migrate";
+
+export interface BenchDatabase {
+  /** The migrated `signalbox` database the app, the baselines and the suite share. */
+  url: string;
+  pool: pg.Pool;
+  stop: () => Promise<void>;
+}
+
+/** A fresh embedded PostgreSQL in a temporary folder (deleted on stop), with the app's migrations applied. */
+export async function startBenchDatabase(): Promise<BenchDatabase> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "signalbox-bench-pg-"));
+  const server = await startEmbeddedPostgres({ dataDir, ephemeral: true });
+  const url = await ensureDatabase(server.url, "signalbox");
+  await migrateDatabase(url);
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // Stopping mid-run (Ctrl-C) ends the server under idle connections; their errors are expected then.
+  pool.on("error", () => {});
+  return {
+    url,
+    pool,
+    stop: async () => {
+      await pool.end().catch(() => {});
+      await server.stop().catch(() => {});
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The baselines' tables: `webhook_deliveries`' columns, defaults, indexes and foreign keys; one also has its NOTIFY trigger. */
+export const BASELINE_TABLE = "bench_baseline";
+export const BASELINE_NOTIFY_TABLE = "bench_baseline_notify";
+
+export async function createBaselineTables(pool: pg.Pool): Promise<void> {
+  for (const table of [BASELINE_TABLE, BASELINE_NOTIFY_TABLE]) {
+    await pool.query(`CREATE TABLE ${table} (LIKE webhook_deliveries INCLUDING ALL)`);
+    await pool.query(`ALTER TABLE ${table} ADD FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE`);
+    await pool.query(`ALTER TABLE ${table} ADD FOREIGN KEY (webhook_endpoint_id) REFERENCES webhook_endpoints(id) ON DELETE CASCADE`);
+  }
+  // The very trigger function the app's table uses (prisma/migrations/20261122040000_delivery_notifications).
+  await pool.query(`CREATE TRIGGER ${BASELINE_NOTIFY_TABLE}_notify AFTER INSERT ON ${BASELINE_NOTIFY_TABLE} FOR EACH ROW EXECUTE FUNCTION signalbox_notify_delivery()`);
+}
+
+const SEED_CHUNK = 250_000;
+
+/**
+ * Adds deliveries `from`..`to` (1-based, newest first: delivery n was received n seconds before `anchor`) to an
+ * endpoint with one INSERT … SELECT generate_series per chunk. Every other delivery is acknowledged. Triggers (the
+ * NOTIFY announcements and the foreign-key checks) are skipped for this session only: it is bulk seeding, not traffic.
+ */
+export async function seedDeliveries(pool: pg.Pool, options: { workspaceId: string; endpointId: string; from: number; to: number; anchor: Date }): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("SET session_replication_role = replica");
+    await client.query("SET synchronous_commit = off");
+    for (let start = options.from; start <= options.to; start += SEED_CHUNK) {
+      const end = Math.min(options.to, start + SEED_CHUNK - 1);
+      await client.query(
+        `INSERT INTO webhook_deliveries
+           (id, workspace_id, webhook_endpoint_id, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes, created_at, acknowledged_at)
+         SELECT gen_random_uuid(), $1, $2, payload, convert_to(payload::text, 'UTF8'), 'application/json',
+                '{"content-type": "application/json", "user-agent": "Signalbox-Bench/1.0"}'::jsonb, '127.0.0.1', '',
+                octet_length(convert_to(payload::text, 'UTF8')), received, CASE WHEN n % 2 = 0 THEN received + interval '1 minute' END
+         FROM (
+           SELECT n, $5::timestamptz - n * interval '1 second' AS received,
+                  jsonb_build_object('type', 'order.created', 'id', 'evt_' || n, 'data',
+                    jsonb_build_object('order', md5(n::text), 'amount', n % 1000, 'currency', 'usd', 'items', n % 7 + 1)) AS payload
+           FROM generate_series($3::int, $4::int) AS n
+         ) AS rows`,
+        [options.workspaceId, options.endpointId, start, end, options.anchor],
+      );
+    }
+    await client.query("RESET session_replication_role");
+  } finally {
+    client.release();
+  }
+  await pool.query("VACUUM ANALYZE webhook_deliveries");
+}
+
+/**
+ * Waits until no other session is running a statement (two quiet looks in a row, 30 s at most): after a load run
+ * stops, the server may still be writing what it accepted, and the next measurement must not pay for that.
+ */
+export async function waitForQuiet(pool: pg.Pool): Promise<void> {
+  let quiet = 0;
+  for (const deadline = Date.now() + 30_000; quiet < 2 && Date.now() < deadline; ) {
+    const { rows } = await pool.query<{ busy: number }>(
+      `SELECT count(*)::int AS busy FROM pg_stat_activity
+       WHERE state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`,
+    );
+    quiet = rows[0]?.busy === 0 ? quiet + 1 : 0;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

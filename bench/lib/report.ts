@@ -1,0 +1,47 @@
+import type pg from "pg";
+import type { BenchConfig } from "./config";
+import type { ServerProcess } from "./processes";
+
+/** One target of the issue, as measured in this run. */
+export interface Check {
+  target: string;
+  measured: string;
+  limit: string;
+  holds: boolean;
+}
+
+/** What a scenario hands back: its figures (written to the JSON), lines for the details table, and its targets. */
+export interface ScenarioOutcome {
+  name: string;
+  figures: Record<string, unknown>;
+  /** [what, figures…] rows for the details table. */
+  details: { header: string[]; rows: string[][] };
+  checks: Check[];
+}
+
+export interface BenchContext {
+  config: BenchConfig;
+  pool: pg.Pool;
+  app: ServerProcess;
+  baseline: ServerProcess;
+  baselineNotify: ServerProcess;
+  log: (message: string) => void;
+}
+
+export const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 2 : 1)} ms` : "n/a");
+export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+export const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : "n/a");
+
+/** A plain-text table with aligned columns. */
+export function formatTable(header: string[], rows: string[][]): string {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
+  return [line(header), `|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`, ...rows.map(line)].join("\n");
+}
+
+export function checksTable(checks: Check[]): string {
+  return formatTable(
+    ["Target", "Measured", "Limit", "Holds"],
+    checks.map((check) => [check.target, check.measured, check.limit, check.holds ? "yes" : "NO"]),
+  );
+}
