@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort } from "@/lib/db/embedded-postgres";
 import { startApp, type RunningApp } from "@/test/app-server";
-import { acknowledgeEverything, checkStored, crash, createEndpoint, ok, printedLiveKey, report, startLoad, summarize, type Load } from "./harness";
+import { checkStored, crash, createEndpoint, expectEverythingAcknowledgedOnce, ok, printedLiveKey, report, startLoad, summarize, type Load } from "./harness";
 
 /*
  * The promise: a 200 from ingest means the delivery is committed and survives a crash. The launcher (which answers
@@ -72,12 +72,7 @@ describe("kill -9 of the launcher under ingest load", () => {
     // Only 200s, or no answer at all while the server was down: never an error status for a healthy database.
     expect(Object.keys(summarize(results)).sort()).toEqual(["200", "network"]);
 
-    // A consumer then acknowledges everything: each delivery exactly once, the 200s among them.
-    const acknowledged = await acknowledgeEverything(app!.baseUrl, key);
-    expect(new Set(acknowledged).size).toBe(acknowledged.length);
-    expect(acknowledged).toHaveLength(stored.storedForRun);
-    const acknowledgedSet = new Set(acknowledged);
-    for (const result of ok(results)) expect(acknowledgedSet.has(result.deliveryId!)).toBe(true);
+    const acknowledged = await expectEverythingAcknowledgedOnce(app!.baseUrl, key, results, stored);
 
     report("launcher kill -9", {
       rounds: ROUNDS,

@@ -5,6 +5,7 @@ import { isDeepStrictEqual } from "node:util";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { expect } from "vitest";
 import type { RunningApp } from "@/test/app-server";
 import type { LoadConfig, LoadResult } from "./ingest-load";
 
@@ -247,6 +248,19 @@ export async function acknowledgeEverything(baseUrl: string, key: string): Promi
     acknowledged.push(...acked.json.data.acknowledged);
   }
   throw new Error("Too many pages of pending deliveries");
+}
+
+/**
+ * A consumer acknowledges everything after a crash run: each stored delivery exactly once, every 200'd one among them.
+ * Returns the acknowledged ids.
+ */
+export async function expectEverythingAcknowledgedOnce(baseUrl: string, key: string, results: LoadResult[], stored: StoredCheck): Promise<string[]> {
+  const acknowledged = await acknowledgeEverything(baseUrl, key);
+  expect(new Set(acknowledged).size).toBe(acknowledged.length);
+  expect(acknowledged).toHaveLength(stored.storedForRun);
+  const acknowledgedSet = new Set(acknowledged);
+  for (const result of ok(results)) expect(acknowledgedSet.has(result.deliveryId!)).toBe(true);
+  return acknowledged;
 }
 
 /** One line of figures for the README, on stdout. */

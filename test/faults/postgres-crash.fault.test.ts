@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findFreePort, isProcessAlive, runningEmbeddedUrl } from "@/lib/db/embedded-postgres";
 import { startApp, type RunningApp } from "@/test/app-server";
-import { acknowledgeEverything, checkStored, createEndpoint, ok, printedLiveKey, report, sleep, startLoad, summarize, type Load } from "./harness";
+import { checkStored, createEndpoint, expectEverythingAcknowledgedOnce, ok, printedLiveKey, report, sleep, startLoad, summarize, type Load } from "./harness";
 
 /*
  * The embedded PostgreSQL itself is killed with SIGKILL under ingest load (as the OOM killer would): the launcher
@@ -92,11 +92,7 @@ describe("kill -9 of the embedded PostgreSQL under ingest load", () => {
     // 200 while stored, 503 while the database was gone, no answer while the launcher was restarting.
     for (const outcome of Object.keys(summarize(results))) expect(["200", "503", "network"]).toContain(outcome);
 
-    const acknowledged = await acknowledgeEverything(app!.baseUrl, key);
-    expect(new Set(acknowledged).size).toBe(acknowledged.length);
-    expect(acknowledged).toHaveLength(stored.storedForRun);
-    const acknowledgedSet = new Set(acknowledged);
-    for (const result of ok(results)) expect(acknowledgedSet.has(result.deliveryId!)).toBe(true);
+    const acknowledged = await expectEverythingAcknowledgedOnce(app!.baseUrl, key, results, stored);
 
     report("embedded PostgreSQL kill -9", {
       rounds: ROUNDS,
