@@ -33,16 +33,25 @@ export const GET = route(streamDeliveryEventsContract, async ({ auth, request })
         }
       };
       // The stream outlives the request's authentication: a key revoked or a session signed out meanwhile ends it
-      // before anything more is sent (checked in order, so events keep their order). The client then reconnects
-      // and is refused.
-      let queue = Promise.resolve();
+      // before anything more is sent. Every text waits for a check that began after it arrived; texts arriving while
+      // a check runs share the next one, so a burst of deliveries costs one check, not one per event. Order is kept.
+      // The client then reconnects and is refused.
+      let pending: string[] = [];
+      let checking = false;
+      const flush = async () => {
+        if (checking) return;
+        checking = true;
+        while (pending.length > 0 && !closed) {
+          const batch = pending;
+          pending = [];
+          if (!(await isPrincipalActive(auth).catch(() => false))) close();
+          else for (const text of batch) send(text);
+        }
+        checking = false;
+      };
       const sendIfStillAllowed = (text: string) => {
-        queue = queue.then(async () => {
-          if (closed) return;
-          const allowed = await isPrincipalActive(auth).catch(() => false);
-          if (allowed) send(text);
-          else close();
-        });
+        pending.push(text);
+        void flush();
       };
       send("retry: 3000\n: connected\n\n");
       const unsubscribe = await subscribeToDeliveries(auth.workspace.id, (event) =>
