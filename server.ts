@@ -8,12 +8,12 @@ import path from "node:path";
 import process from "node:process";
 import next from "next";
 import { answerApiPreflight } from "@/lib/api/preflight";
-import { ensureAppSecret } from "@/lib/auth/app-secret";
-import { ensureDemoWorkspace, type DemoCredentials } from "@/lib/auth/demo-workspace";
+import { ensureAppSecret } from "@/lib/app-secret";
+import { ensureDemoWorkspace, type DemoCredentials } from "@/lib/launcher/demo-workspace";
 import { disconnectDb } from "@/lib/db/client";
 import { openDatabaseServer } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { handleIngestRequest, matchIngestPath } from "@/lib/inbox/ingest-http";
+import { handleIngestRequest, matchIngestPath } from "@/lib/api/ingest-http";
 import { buildApp, staleBuildReason } from "@/lib/launcher/build";
 import { parseEnv, type Env } from "@/lib/env";
 
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     await app.prepare();
     const handle = app.getRequestHandler();
     server = createServer(serverTimeouts(env), (request, response) => {
-      // Webhook ingest is answered here, on plain node:http (lib/inbox/ingest-http.ts); everything else is Next.js.
+      // Webhook ingest is answered here, on plain node:http (lib/api/ingest-http.ts); everything else is Next.js.
       const ingest = matchIngestPath(request.url ?? "");
       if (ingest) void handleIngestRequest(request, response, ingest);
       // API paths Next.js would answer without the API error body (bad %-encoding, unexported methods): lib/api/preflight.ts.

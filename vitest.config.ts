@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 // Three projects: `unit` (no database, no network), `integration` (a real PostgreSQL, a fresh database per test
 // file, and for HTTP tests the real app started as its own process) and `faults` (test/faults: the real app under
-// load while it, its database or its clients misbehave; same setup as integration). See test/README.md.
+// load while it, its database or its clients misbehave; same setup as integration). README "Testing" says more.
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {

@@ -1,4 +1,4 @@
-import { encodeCursor } from "@/lib/api/cursor";
+import { encodeCursor } from "@/lib/cursor";
 import type { LoadResult, SequenceRequest } from "../load";
 import { seedDeliveries } from "../lib/database";
 import type { BenchAccount } from "../lib/fixtures";

@@ -4,7 +4,7 @@ import { authOptions, type DashboardSession } from "@/lib/auth/next-auth";
 import { isSessionRevoked } from "@/lib/auth/session-revocation";
 import { isWorkspaceMember, listUserWorkspaces } from "@/lib/auth/users";
 import { DASHBOARD_HEADER, WORKSPACE_HEADER } from "@/lib/contracts/dashboard-headers";
-import { ApiError } from "./errors";
+import { ApiError } from "@/lib/errors";
 
 const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="signalbox"' };
 

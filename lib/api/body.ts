@@ -1,4 +1,4 @@
-import { ApiError } from "./errors";
+import { ApiError } from "@/lib/errors";
 
 /**
  * Reads a web stream into memory, never holding more than `limit` bytes: a larger declared length is refused before

@@ -4,7 +4,7 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { API_TAGS } from "@/lib/contracts/contract";
 import { contracts } from "@/lib/contracts";
-import { matchIngestPath } from "@/lib/inbox/ingest-http";
+import { matchIngestPath } from "@/lib/api/ingest-http";
 import { buildOpenApiDocument } from "./openapi";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

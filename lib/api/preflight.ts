@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { contracts } from "@/lib/contracts/index";
-import { ApiError, errorResponse, fastApiErrorResponse } from "./errors";
+import { ApiError } from "@/lib/errors";
+import { errorResponse, fastApiErrorResponse } from "./error-response";
 
 /*
  * What the launcher answers for API paths before Next.js sees the request, because Next.js answers these without

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineContract } from "@/lib/contracts/contract";
-import { ApiError } from "./errors";
+import { ApiError } from "@/lib/errors";
 import { MAX_JSON_BODY_BYTES, route } from "./route";
 
 // A public contract, so the wrapper's parsing and error mapping can be exercised without a database.

@@ -4,7 +4,8 @@ import type { Contract, ContractInput, ContractOutput } from "@/lib/contracts/co
 import { enforceApiRateLimit } from "@/lib/ratelimit/limits";
 import { authenticateRequest, type Principal } from "./authenticate";
 import { readBodyWithLimit } from "./body";
-import { ApiError, errorResponse, fastApiErrorResponse, validationError } from "./errors";
+import { ApiError, validationError } from "@/lib/errors";
+import { errorResponse, fastApiErrorResponse } from "./error-response";
 import { assertStorableText } from "./text-input";
 
 /** Largest JSON body a `/v1` operation accepts. Ingest has its own, larger limit. */

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors";
+import { ApiError } from "@/lib/errors";
 
 const LOCATION_NAMES = { path: "path parameters", query: "query parameters", header: "headers", body: "request body" } as const;
 

@@ -3,7 +3,7 @@ import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import GitHubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
-import { isDatabaseUnavailable } from "@/lib/api/errors";
+import { isDatabaseUnavailable } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { isSessionRevoked, newSessionId, revokeSession, SESSION_MAX_AGE_SECONDS } from "./session-revocation";
 import { authenticateUser, findOrCreateOAuthUser } from "./users";

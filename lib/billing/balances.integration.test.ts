@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/errors";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { createWorkspace } from "@/lib/auth/workspaces";
 import { db } from "@/lib/db/client";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/errors";
 import { db } from "@/lib/db/client";
 import type { ApiKeyMode } from "@/lib/db/generated/enums";
 

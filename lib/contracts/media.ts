@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseVideoId } from "@/lib/media/video-id";
+import { parseVideoId } from "@/lib/contracts/video-id";
 import { defineContract } from "./contract";
 
 export const videoDetailsSchema = z

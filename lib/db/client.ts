@@ -7,10 +7,6 @@ export type Database = InstanceType<typeof PrismaClient>;
 /** The client or a transaction of it: what domain functions accept when they may join a caller's transaction. */
 export type DbClient = Database | Prisma.TransactionClient;
 
-export function createPrismaClient(connectionString: string, poolSize = env().DATABASE_POOL_SIZE): Database {
-  return createClients(connectionString, poolSize).prisma;
-}
-
 /**
  * The Prisma client and the node-postgres pool under it. One pool per process; its size is a deliberate choice
  * (DATABASE_POOL_SIZE), not pg's default. The pool is exposed for the ingest hot path only (see `dbPool`).

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/errors";
 import { db } from "./client";
 
 const HEALTH_TIMEOUT_MS = 2_000;

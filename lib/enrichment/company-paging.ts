@@ -1,4 +1,4 @@
-import { type CursorScope, decodeOffsetCursor, encodeOffsetCursor } from "@/lib/api/cursor";
+import { type CursorScope, decodeOffsetCursor, encodeOffsetCursor } from "@/lib/cursor";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { multiRecordCost, PRICES } from "@/lib/billing/prices";
 import { inputHash } from "./cache";

@@ -1,4 +1,4 @@
-import { decodeOffsetCursor, encodeOffsetCursor, type CursorScope } from "@/lib/api/cursor";
+import { decodeOffsetCursor, encodeOffsetCursor, type CursorScope } from "@/lib/cursor";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { multiRecordCost, multiRecordPriceRange, PRICES } from "@/lib/billing/prices";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";

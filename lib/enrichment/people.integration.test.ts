@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { encodeOffsetCursor } from "@/lib/api/cursor";
+import { encodeOffsetCursor } from "@/lib/cursor";
 import { PRICES } from "@/lib/billing/prices";
 import { creditWorkspace } from "@/lib/billing/balances";
 import { peopleSearchContract, personEmailContract, personEnrichContract, personMobileContract } from "@/lib/contracts/people";

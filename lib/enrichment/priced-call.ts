@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/errors";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { getBalances, paymentRequired, recordUsage } from "@/lib/billing/balances";
 import type { PriceRange } from "@/lib/billing/prices";

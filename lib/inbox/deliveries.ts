@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { decodeCursor, encodeCursor, type KeysetPosition } from "@/lib/api/cursor";
-import { ApiError } from "@/lib/api/errors";
+import { decodeCursor, encodeCursor, type KeysetPosition } from "@/lib/cursor";
+import { ApiError } from "@/lib/errors";
 import type { deliverySchema } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";

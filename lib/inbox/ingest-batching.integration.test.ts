@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/errors";
 import { createWorkspace } from "@/lib/auth/workspaces";
 import { db } from "@/lib/db/client";
 import { ingestDelivery, type IngestedDelivery } from "./ingest-delivery";

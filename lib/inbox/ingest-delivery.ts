@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ApiError, isDatabaseUnavailable } from "@/lib/api/errors";
+import { ApiError, isDatabaseUnavailable } from "@/lib/errors";
 import { db, dbPool } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { createBatchQueue, type BatchQueue } from "./batch-queue";

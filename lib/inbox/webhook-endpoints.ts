@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { decodeCursor, encodeCursor } from "@/lib/api/cursor";
-import { ApiError } from "@/lib/api/errors";
+import { decodeCursor, encodeCursor } from "@/lib/cursor";
+import { ApiError } from "@/lib/errors";
 import type { webhookEndpointSchema } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import type { SignatureScheme as StoredScheme } from "@/lib/db/generated/enums";

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/errors";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { getBalances, paymentRequired, recordUsage, type Balances } from "@/lib/billing/balances";
 import { PRICES } from "@/lib/billing/prices";

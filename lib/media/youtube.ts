@@ -1,5 +1,5 @@
 import { OutboundError, OutboundRefusedError, type OutboundClient, type OutboundResponse } from "@/lib/providers/outbound/types";
-import { isVideoId } from "./video-id";
+import { isVideoId } from "@/lib/contracts/video-id";
 
 /*
  * Video details from YouTube's public player data: the InnerTube endpoint `POST /youtubei/v1/player` that YouTube's

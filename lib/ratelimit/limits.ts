@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/errors";
 import { db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { createPgRateLimitStore } from "./pg-store";

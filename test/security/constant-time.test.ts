@@ -1,7 +1,7 @@
 import type * as Crypto from "node:crypto";
 import { createHmac } from "node:crypto";
 import { beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { decodeCursor, decodeOffsetCursor, encodeCursor, encodeOffsetCursor } from "@/lib/api/cursor";
+import { decodeCursor, decodeOffsetCursor, encodeCursor, encodeOffsetCursor } from "@/lib/cursor";
 import { hashPassword, verifyPassword } from "@/lib/auth/password";
 import { verifySignature, type SignatureScheme } from "@/lib/inbox/signatures";
 
@@ -43,7 +43,7 @@ function expectConstantTimeCompared(): void {
   for (const [a, b] of spy.calls) expect(a).toBe(b);
 }
 
-describe("cursor signatures (lib/api/cursor.ts)", () => {
+describe("cursor signatures (lib/cursor.ts)", () => {
   const scope = { workspaceId: "ws_a", list: "deliveries" };
   const base64url = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 

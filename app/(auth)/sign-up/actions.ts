@@ -1,6 +1,6 @@
 "use server";
 
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/errors";
 import { createAccount, MIN_PASSWORD_LENGTH } from "@/lib/auth/users";
 import { fieldErrorsFrom, sentence, signUpSchema, type SignUpField, type SignUpResult } from "../_lib/sign-up";
 

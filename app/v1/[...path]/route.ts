@@ -1,4 +1,5 @@
-import { ApiError, errorResponse } from "@/lib/api/errors";
+import { errorResponse } from "@/lib/api/error-response";
+import { ApiError } from "@/lib/errors";
 
 // Any /v1 path without a route answers with the API's JSON error body instead of the HTML 404 page.
 function notFound(request: Request): Response {

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/errors";
 import { route } from "@/lib/api/route";
 import { getWorkspace } from "@/lib/auth/workspaces";
 import { getBalances } from "@/lib/billing/balances";

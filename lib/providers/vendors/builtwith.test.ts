@@ -5,7 +5,7 @@ import type { IntelligenceSignal, Technology } from "@/lib/enrichment/intelligen
 import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
 import { startFakeBuiltWith, type FakeBuiltWith } from "@/test/fakes/builtwith-server";
 import { createBuiltWithTechnographicsProvider } from "./builtwith";
-import { vendorFailure, withRequestCount } from "./test-support";
+import { vendorFailure, withRequestCount } from "@/test/vendor-failures";
 
 // Real HTTP on loopback against the local fake, through the real outbound client; nothing here can reach the vendor.
 const http = createOutboundClient({ allowLoopback: true });

@@ -4,7 +4,7 @@ import type { ProviderFields } from "@/lib/enrichment/types";
 import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
 import { FAKE_HUNTER_PATTERN_GUESS_SCORE, startFakeHunter, type FakeHunter } from "@/test/fakes/hunter-server";
 import { createHunterEmailFinderProvider } from "./hunter-email-finder";
-import { vendorFailure, withRequestCount } from "./test-support";
+import { vendorFailure, withRequestCount } from "@/test/vendor-failures";
 import type { VendorError } from "./vendor-error";
 
 // Real HTTP on loopback against the local fake, through the real outbound client; nothing here can reach the vendor.

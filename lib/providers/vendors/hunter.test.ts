@@ -5,7 +5,7 @@ import type { DomainEmailsProviderInput, EmailRecord } from "@/lib/enrichment/do
 import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
 import { FAKE_HUNTER_COMPANIES, startFakeHunter, type FakeHunter } from "@/test/fakes/hunter-server";
 import { createHunterDomainEmailsProvider } from "./hunter";
-import { vendorFailure, withRequestCount } from "./test-support";
+import { vendorFailure, withRequestCount } from "@/test/vendor-failures";
 import type { VendorError } from "./vendor-error";
 
 // Real HTTP on loopback against the local fake, through the real outbound client; nothing here can reach the vendor.

@@ -15,7 +15,7 @@ import {
   type PeopleDataLabsPerson,
   type PeopleDataLabsPersonOptions,
 } from "./peopledatalabs-person";
-import { vendorFailure, withRequestCount } from "./test-support";
+import { vendorFailure, withRequestCount } from "@/test/vendor-failures";
 
 // Real HTTP on loopback against the local fake, through the real outbound client; nothing here can reach the vendor.
 const http = createOutboundClient({ allowLoopback: true });

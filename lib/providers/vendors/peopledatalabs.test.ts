@@ -4,7 +4,7 @@ import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
 import { startFakePdl, type FakePdl } from "@/test/fakes/peopledatalabs-server";
 import type { CompanyProfile } from "./company-profile";
 import { createPeopleDataLabsFundingProvider, fetchPeopleDataLabsCompany } from "./peopledatalabs";
-import { vendorFailure, withRequestCount } from "./test-support";
+import { vendorFailure, withRequestCount } from "@/test/vendor-failures";
 
 // Real HTTP on loopback against the local fake, through the real outbound client; nothing here can reach the vendor.
 const http = createOutboundClient({ allowLoopback: true });

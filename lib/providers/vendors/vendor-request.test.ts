@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
 import { sendJson, startFakeVendorServer, type FakeVendorServer } from "@/test/fakes/vendor-server";
-import { vendorFailure, withRequestCount } from "./test-support";
+import { vendorFailure, withRequestCount } from "@/test/vendor-failures";
 import { parseRetryAfter, requestVendorJson, type VendorRequest } from "./vendor-request";
 
 // The retry policy every adapter shares, against a plain JSON API on loopback that answers what each test scripts.

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { ApiError } from "@/lib/errors";
 import { route } from "@/lib/api/route";
 import { findApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { revokeApiKeyContract } from "@/lib/contracts/workspace-admin";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { verifyApiKey } from "./api-keys";
+import { verifyApiKey } from "@/lib/auth/api-keys";
 import { DEMO_USER_EMAIL, ensureDemoWorkspace } from "./demo-workspace";
-import { verifyPassword } from "./password";
+import { verifyPassword } from "@/lib/auth/password";
 
 describe("ensureDemoWorkspace", () => {
   it("seeds exactly once, even when instances start together, and its secrets work", async () => {

@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApiError, errorResponse } from "@/lib/api/errors";
+import { errorResponse } from "@/lib/api/error-response";
+import { ApiError } from "@/lib/errors";
 import { enforceIngestRateLimit } from "@/lib/ratelimit/limits";
-import { ingestDelivery } from "./ingest-delivery";
-import { MAX_DELIVERY_BYTES } from "./payload";
-import { resolveSourceIp, trustedProxies } from "./source-ip";
+import { ingestDelivery } from "@/lib/inbox/ingest-delivery";
+import { MAX_DELIVERY_BYTES } from "@/lib/inbox/payload";
+import { resolveSourceIp, trustedProxies } from "@/lib/inbox/source-ip";
 
 const INGEST_PATH = /^\/webhooks\/ingest\/([^/?#]+)\/?(?:\?(.*))?$/;
 

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { appSecret } from "@/lib/auth/app-secret";
-import { ApiError } from "./errors";
+import { appSecret } from "@/lib/app-secret";
+import { ApiError } from "@/lib/errors";
 
 /** Where a keyset page ends: the sort key of its last row. */
 export interface KeysetPosition {

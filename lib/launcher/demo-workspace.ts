@@ -1,9 +1,9 @@
 import { setSubscriptionAllowance } from "@/lib/billing/balances";
 import { db } from "@/lib/db/client";
 import { createId, randomBase62 } from "@/lib/ids";
-import { createApiKey } from "./api-keys";
-import { hashPassword } from "./password";
-import { createWorkspace } from "./workspaces";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { hashPassword } from "@/lib/auth/password";
+import { createWorkspace } from "@/lib/auth/workspaces";
 
 export const DEMO_USER_EMAIL = "demo@signalbox.local";
 /** A monthly allowance for the demo workspace, so its live key can make priced calls straight away. */

@@ -1,8 +1,8 @@
 import { expect } from "vitest";
-import { VendorError } from "./vendor-error";
+import { VendorError } from "@/lib/providers/vendors/vendor-error";
 
 /*
- * Shared by the vendor adapters' tests (imported by *.test.ts only): awaiting a failure and checking it is fit to
+ * Shared by the vendor adapters' tests (imported by their *.test.ts files): awaiting a failure and checking it is fit to
  * be shown anywhere, and counting what a fake received during a call.
  */
 
