@@ -1,6 +1,11 @@
+/** The deliveries list's filters, as the API's query string takes them. */
+type DeliveryListFilters = { endpointId?: string; unacknowledged?: "true" | "false" };
+
 /**
  * react-query keys, one factory per resource (`all → lists() → list(input)`), scoped by workspace so switching
- * workspaces never shows another workspace's cached data.
+ * workspaces never shows another workspace's cached data. Every key the dashboard uses comes from here. A key built
+ * on another (`latest` on `list`, `rawText` on `detail`, `options` on `endpoints.all`) is matched when the shorter
+ * one is used as a prefix (invalidating `deliveries.all` reaches all of them), never when it is used with `exact: true`.
  */
 export const queryKeys = {
   workspace: (workspaceId: string | null) => ["workspace", workspaceId] as const,
@@ -8,13 +13,21 @@ export const queryKeys = {
   deliveries: {
     all: (workspaceId: string | null) => ["deliveries", workspaceId] as const,
     lists: (workspaceId: string | null) => [...queryKeys.deliveries.all(workspaceId), "list"] as const,
-    list: (workspaceId: string | null, filters: { endpointId?: string; unacknowledged?: "true" | "false" }) =>
+    list: (workspaceId: string | null, filters: DeliveryListFilters) =>
       [...queryKeys.deliveries.lists(workspaceId), filters] as const,
+    /** The list's first page, polled for new arrivals; kept apart from the list so polling never moves its rows. */
+    latest: (workspaceId: string | null, filters: DeliveryListFilters) =>
+      [...queryKeys.deliveries.list(workspaceId, filters), "latest"] as const,
     detail: (workspaceId: string | null, id: string) => [...queryKeys.deliveries.all(workspaceId), "detail", id] as const,
+    /** A delivery's exact body as text (for "copy as curl"). */
+    rawText: (workspaceId: string | null, id: string) =>
+      [...queryKeys.deliveries.detail(workspaceId, id), "raw-text"] as const,
   },
   endpoints: {
     all: (workspaceId: string | null) => ["endpoints", workspaceId] as const,
     list: (workspaceId: string | null) => [...queryKeys.endpoints.all(workspaceId), "list"] as const,
+    /** The first 100 endpoints in one page, for the deliveries page's filter and counts (the Endpoints page pages `list`). */
+    options: (workspaceId: string | null) => [...queryKeys.endpoints.all(workspaceId), "options"] as const,
   },
   apiKeys: {
     all: (workspaceId: string | null) => ["api-keys", workspaceId] as const,

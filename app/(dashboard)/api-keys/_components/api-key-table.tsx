@@ -1,13 +1,13 @@
 "use client";
 
 import { useState } from "react";
-import { errorMessage } from "../../endpoints/_shared/form-errors";
-import { formatDate, formatDateTime } from "../../endpoints/_shared/format";
-import { ConfirmDialog } from "../../endpoints/_shared/modal-dialog";
-import ui from "../../endpoints/_shared/ui.module.css";
-import styles from "../api-keys.module.css";
-import { activeFirst, keyPrefix } from "../key-display";
-import { useRevokeApiKey, type ApiKey } from "../use-api-keys";
+import { ConfirmDialog } from "@/app/(dashboard)/_components/modal-dialog";
+import ui from "@/app/(dashboard)/_components/ui.module.css";
+import { formatDate, formatDateTime } from "@/app/(dashboard)/_lib/display-format";
+import { errorMessage } from "@/app/(dashboard)/_lib/form-errors";
+import { useRevokeApiKey, type ApiKey } from "../_hooks/use-api-keys";
+import { activeFirst, keyPrefix } from "../_lib/key-display";
+import styles from "./api-keys.module.css";
 
 export function ApiKeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (message: string) => void }) {
   const revoke = useRevokeApiKey();

@@ -2,10 +2,10 @@
 
 import Link from "next/link";
 import { useRef, useState } from "react";
-import { errorMessage } from "../../endpoints/_shared/form-errors";
-import ui from "../../endpoints/_shared/ui.module.css";
-import { useFocusRescue } from "../../endpoints/_shared/use-focus-rescue";
-import { useApiKeys } from "../use-api-keys";
+import ui from "@/app/(dashboard)/_components/ui.module.css";
+import { useFocusRescue } from "@/app/(dashboard)/_hooks/use-focus-rescue";
+import { errorMessage } from "@/app/(dashboard)/_lib/form-errors";
+import { useApiKeys } from "../_hooks/use-api-keys";
 import { ApiKeyTable } from "./api-key-table";
 import { CreateApiKeyForm } from "./create-api-key-form";
 import { NewKeyDialog } from "./new-key-dialog";

@@ -1,14 +1,14 @@
 "use client";
 
 import { useId, useRef, useState, type FormEvent } from "react";
-import { formErrors } from "../../endpoints/_shared/form-errors";
-import { FormAlert } from "../../endpoints/_shared/form-alert";
-import { TextField } from "../../endpoints/_shared/text-field";
-import ui from "../../endpoints/_shared/ui.module.css";
-import { useFocusFirstInvalid } from "../../endpoints/_shared/use-focus-first-invalid";
-import styles from "../api-keys.module.css";
-import { MODE_DESCRIPTIONS } from "../key-display";
-import { useCreateApiKey } from "../use-api-keys";
+import { FormAlert } from "@/app/(dashboard)/_components/form-alert";
+import { TextField } from "@/app/(dashboard)/_components/text-field";
+import ui from "@/app/(dashboard)/_components/ui.module.css";
+import { useFocusFirstInvalid } from "@/app/(dashboard)/_hooks/use-focus-first-invalid";
+import { formErrors } from "@/app/(dashboard)/_lib/form-errors";
+import { useCreateApiKey } from "../_hooks/use-api-keys";
+import { MODE_DESCRIPTIONS } from "../_lib/key-display";
+import styles from "./api-keys.module.css";
 
 export function CreateApiKeyForm({ onCreated }: { onCreated: (created: { name: string; key: string; mode: "live" | "test" }) => void }) {
   const id = useId();

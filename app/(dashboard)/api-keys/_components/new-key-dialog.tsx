@@ -1,10 +1,10 @@
 "use client";
 
 import { useId } from "react";
-import { CopyButton } from "../../_components/copy-button";
-import { ModalDialog } from "../../endpoints/_shared/modal-dialog";
-import ui from "../../endpoints/_shared/ui.module.css";
-import styles from "../api-keys.module.css";
+import { CopyButton } from "@/app/(dashboard)/_components/copy-button";
+import { ModalDialog } from "@/app/(dashboard)/_components/modal-dialog";
+import ui from "@/app/(dashboard)/_components/ui.module.css";
+import styles from "./api-keys.module.css";
 
 /** Shows a new key's secret, the only time it is ever shown. */
 export function NewKeyDialog({ created, onClose }: { created: { name: string; key: string; mode: "live" | "test" } | null; onClose: () => void }) {

@@ -1,12 +1,12 @@
 "use client";
 
 import { useId, useRef, useState, type FormEvent } from "react";
-import { formErrors } from "../_shared/form-errors";
-import { FormAlert } from "../_shared/form-alert";
-import { TextField } from "../_shared/text-field";
-import ui from "../_shared/ui.module.css";
-import { useFocusFirstInvalid } from "../_shared/use-focus-first-invalid";
-import { useCreateEndpoint, type WebhookEndpoint } from "../use-endpoints";
+import { FormAlert } from "@/app/(dashboard)/_components/form-alert";
+import { TextField } from "@/app/(dashboard)/_components/text-field";
+import ui from "@/app/(dashboard)/_components/ui.module.css";
+import { useFocusFirstInvalid } from "@/app/(dashboard)/_hooks/use-focus-first-invalid";
+import { formErrors } from "@/app/(dashboard)/_lib/form-errors";
+import { useCreateEndpoint, type WebhookEndpoint } from "../_hooks/use-endpoints";
 import { SIGNING_FIELDS, SigningFields, type SigningValues } from "./signing-fields";
 
 const FIELDS = ["name", "description", ...SIGNING_FIELDS];

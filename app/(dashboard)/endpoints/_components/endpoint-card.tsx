@@ -1,15 +1,15 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { CopyButton } from "../../_components/copy-button";
-import { errorMessage } from "../_shared/form-errors";
-import { formatCount, formatDate } from "../_shared/format";
-import { ConfirmDialog } from "../_shared/modal-dialog";
-import ui from "../_shared/ui.module.css";
-import styles from "../endpoints.module.css";
-import { describeSigning } from "../signing-schemes";
-import { useDeleteEndpoint, useSendTestDelivery, useUpdateEndpoint, type WebhookEndpoint } from "../use-endpoints";
+import { CopyButton } from "@/app/(dashboard)/_components/copy-button";
+import { ConfirmDialog } from "@/app/(dashboard)/_components/modal-dialog";
+import ui from "@/app/(dashboard)/_components/ui.module.css";
+import { formatCount, formatDate } from "@/app/(dashboard)/_lib/display-format";
+import { errorMessage } from "@/app/(dashboard)/_lib/form-errors";
+import { useDeleteEndpoint, useSendTestDelivery, useUpdateEndpoint, type WebhookEndpoint } from "../_hooks/use-endpoints";
+import { describeSigning } from "../_lib/signing-schemes";
 import { EditDetailsForm, SigningSettingsForm } from "./endpoint-forms";
+import styles from "./endpoints.module.css";
 
 type Panel = "details" | "signing" | null;
 

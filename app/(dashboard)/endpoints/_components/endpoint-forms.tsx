@@ -1,13 +1,13 @@
 "use client";
 
 import { useId, useRef, useState, type FormEvent } from "react";
-import { formErrors } from "../_shared/form-errors";
-import { FormAlert } from "../_shared/form-alert";
-import { TextField } from "../_shared/text-field";
-import ui from "../_shared/ui.module.css";
-import { useFocusFirstInvalid } from "../_shared/use-focus-first-invalid";
-import { describeSigning } from "../signing-schemes";
-import { useUpdateEndpoint, type WebhookEndpoint } from "../use-endpoints";
+import { FormAlert } from "@/app/(dashboard)/_components/form-alert";
+import { TextField } from "@/app/(dashboard)/_components/text-field";
+import ui from "@/app/(dashboard)/_components/ui.module.css";
+import { useFocusFirstInvalid } from "@/app/(dashboard)/_hooks/use-focus-first-invalid";
+import { formErrors } from "@/app/(dashboard)/_lib/form-errors";
+import { useUpdateEndpoint, type WebhookEndpoint } from "../_hooks/use-endpoints";
+import { describeSigning } from "../_lib/signing-schemes";
 import { SIGNING_FIELDS, SigningFields, type SigningValues } from "./signing-fields";
 
 /** Rename the endpoint or change its description. */

@@ -1,13 +1,13 @@
 "use client";
 
 import { useRef, useState } from "react";
-import { errorMessage } from "../_shared/form-errors";
-import ui from "../_shared/ui.module.css";
-import { useFocusRescue } from "../_shared/use-focus-rescue";
-import styles from "../endpoints.module.css";
-import { useEndpointList, type WebhookEndpoint } from "../use-endpoints";
+import ui from "@/app/(dashboard)/_components/ui.module.css";
+import { useFocusRescue } from "@/app/(dashboard)/_hooks/use-focus-rescue";
+import { errorMessage } from "@/app/(dashboard)/_lib/form-errors";
+import { useEndpointList, type WebhookEndpoint } from "../_hooks/use-endpoints";
 import { CreateEndpointForm } from "./create-endpoint-form";
 import { EndpointCard } from "./endpoint-card";
+import styles from "./endpoints.module.css";
 
 export function EndpointsView() {
   const list = useEndpointList();

@@ -1,7 +1,7 @@
 "use client";
 
-import ui from "../_shared/ui.module.css";
-import { isSigningScheme, SIGNING_SCHEME_OPTIONS, SIGNING_SCHEMES, type SigningScheme } from "../signing-schemes";
+import ui from "@/app/(dashboard)/_components/ui.module.css";
+import { isSigningScheme, SIGNING_SCHEME_OPTIONS, SIGNING_SCHEMES, type SigningScheme } from "../_lib/signing-schemes";
 
 export interface SigningValues {
   scheme: SigningScheme;

@@ -1,10 +1,10 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
-import { formatCents, formatCount, formatDay } from "../../endpoints/_shared/format";
-import ui from "../../endpoints/_shared/ui.module.css";
-import styles from "../usage.module.css";
-import { busiestDay, totals, type DaySpend } from "../usage-data";
+import ui from "@/app/(dashboard)/_components/ui.module.css";
+import { formatCents, formatCount, formatDay } from "@/app/(dashboard)/_lib/display-format";
+import { busiestDay, totals, type DaySpend } from "../_lib/usage-data";
+import styles from "./usage.module.css";
 
 function SpendTooltip({ active, payload }: TooltipContentProps) {
   const entry = payload?.[0]?.payload as DaySpend | undefined;

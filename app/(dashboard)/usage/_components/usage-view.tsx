@@ -2,13 +2,13 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { errorMessage } from "../../endpoints/_shared/form-errors";
-import { formatCents, formatCount, formatDateTime, formatLatency, formatShare } from "../../endpoints/_shared/format";
-import ui from "../../endpoints/_shared/ui.module.css";
-import styles from "../usage.module.css";
-import { describeLedgerEntry, fillSpendPerDay, operationLabel, PERIODS, remainingShare, totals, type Period, type Usage } from "../usage-data";
-import { useUsage } from "../use-usage";
+import ui from "@/app/(dashboard)/_components/ui.module.css";
+import { formatCents, formatCount, formatDateTime, formatLatency, formatShare } from "@/app/(dashboard)/_lib/display-format";
+import { errorMessage } from "@/app/(dashboard)/_lib/form-errors";
+import { useUsage } from "../_hooks/use-usage";
+import { describeLedgerEntry, fillSpendPerDay, operationLabel, PERIODS, remainingShare, totals, type Period, type Usage } from "../_lib/usage-data";
 import { SpendChart } from "./spend-chart";
+import styles from "./usage.module.css";
 
 function PeriodPicker({ value, onChange }: { value: Period; onChange: (days: Period) => void }) {
   return (

@@ -2,6 +2,7 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
+import { useWorkspaceId } from "@/app/(dashboard)/_hooks/use-workspace";
 import { dashboardClient } from "@/lib/client/dashboard-client";
 import { queryKeys } from "@/lib/client/query-keys";
 import type { ClientInput } from "@/lib/contracts/contract";
@@ -12,8 +13,7 @@ import {
   updateWebhookEndpointContract,
   type webhookEndpointSchema,
 } from "@/lib/contracts/webhooks";
-import { useWorkspaceId } from "../_hooks/use-workspace";
-import { sendTestDelivery, type TestDeliveryTarget } from "./test-delivery";
+import { sendTestDelivery, type TestDeliveryTarget } from "../_lib/test-delivery";
 
 export type WebhookEndpoint = z.output<typeof webhookEndpointSchema>;
 export type CreateEndpointBody = ClientInput<typeof createWebhookEndpointContract>["body"];

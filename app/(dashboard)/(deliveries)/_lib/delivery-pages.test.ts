@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ids, makeDelivery as d, page, pages } from "@/test/delivery-fixtures";
 import { compareNewestFirst, findDelivery, findNewArrivals, flattenDeliveries, mergeArrivals, replaceDelivery } from "./delivery-pages";
-import { ids, makeDelivery as d, page, pages } from "./fixtures";
 
 describe("compareNewestFirst", () => {
   it("orders by createdAt descending, then id descending", () => {

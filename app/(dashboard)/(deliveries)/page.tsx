@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { DeliveriesView } from "./_components/deliveries/deliveries-view";
+import { DeliveriesView } from "./_components/deliveries-view";
 
 export const metadata: Metadata = { title: "Deliveries" };
 

@@ -2,10 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
+import { useWorkspaceId } from "@/app/(dashboard)/_hooks/use-workspace";
 import { dashboardClient } from "@/lib/client/dashboard-client";
 import { queryKeys } from "@/lib/client/query-keys";
 import { type apiKeySchema, createApiKeyContract, listApiKeysContract, revokeApiKeyContract } from "@/lib/contracts/workspace-admin";
-import { useWorkspaceId } from "../_hooks/use-workspace";
 
 export type ApiKey = z.output<typeof apiKeySchema>;
 

@@ -1,9 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { buildFirstWebhookCurl } from "../../_lib/curl";
-import type { WebhookEndpoint } from "../../_lib/types";
-import { CopyButton } from "../copy-button";
+import { CopyButton } from "@/app/(dashboard)/_components/copy-button";
+import { buildFirstWebhookCurl } from "../_lib/curl";
+import type { WebhookEndpoint } from "../_lib/types";
 
 function CurlBlock({ ingestUrl }: { ingestUrl: string }) {
   const curl = buildFirstWebhookCurl(ingestUrl);

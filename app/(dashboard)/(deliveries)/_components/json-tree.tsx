@@ -1,6 +1,6 @@
 "use client";
 
-import { jsonChildren, jsonKind, jsonLeaf, jsonSummary } from "../../_lib/json";
+import { jsonChildren, jsonKind, jsonLeaf, jsonSummary } from "../_lib/json";
 
 /** Children shown per branch; the rest are counted ("… 1,200 more"). The raw download has everything. */
 const BRANCH_LIMIT = 500;

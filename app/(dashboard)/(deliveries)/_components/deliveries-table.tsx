@@ -1,11 +1,11 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { deliveryStatus } from "../../_lib/delivery-status";
-import { formatBytes } from "../../_lib/format";
-import type { Selection } from "../../_lib/selection";
-import type { Delivery } from "../../_lib/types";
-import { RelativeTime } from "../relative-time";
+import { deliveryStatus } from "../_lib/delivery-status";
+import { formatBytes } from "../_lib/format";
+import type { Selection } from "../_lib/selection";
+import type { Delivery } from "../_lib/types";
+import { RelativeTime } from "./relative-time";
 import { SignatureBadge, StatusBadge } from "./status-badge";
 
 export interface DeliveriesTableProps {

@@ -1,18 +1,15 @@
 "use client";
 
 import { useEffect, useEffectEvent, useId, useMemo, useReducer, useState } from "react";
-import {
-  useAcknowledgeDeliveries,
-  useAcknowledgeDelivery,
-  useDeliveryList,
-  useEndpointOptions,
-  useLiveDeliveries,
-  useNewDeliveries,
-} from "../../_hooks/use-deliveries";
-import { findDelivery, flattenDeliveries } from "../../_lib/delivery-pages";
-import { STATUS_FILTERS, unacknowledgedParam, type StatusFilter } from "../../_lib/delivery-status";
-import { EMPTY_SELECTION, pageSelectionState, selectionReducer } from "../../_lib/selection";
-import type { DeliveryFilters } from "../../_lib/types";
+import { useAcknowledgeDeliveries, useAcknowledgeDelivery } from "../_hooks/use-acknowledge";
+import { useDeliveryList } from "../_hooks/use-delivery-list";
+import { useEndpointOptions } from "../_hooks/use-endpoint-options";
+import { useLiveDeliveries } from "../_hooks/use-live-deliveries";
+import { useNewDeliveries } from "../_hooks/use-new-deliveries";
+import { findDelivery, flattenDeliveries } from "../_lib/delivery-pages";
+import { STATUS_FILTERS, unacknowledgedParam, type StatusFilter } from "../_lib/delivery-status";
+import { EMPTY_SELECTION, pageSelectionState, selectionReducer } from "../_lib/selection";
+import type { DeliveryFilters } from "../_lib/types";
 import { DeliveriesTable } from "./deliveries-table";
 import { DeliveryDrawer } from "./delivery-drawer";
 import { DeliveriesEmptyState } from "./empty-state";

@@ -1,6 +1,6 @@
 import type { z } from "zod";
+import { formatCents } from "@/app/(dashboard)/_lib/display-format";
 import type { getUsageContract } from "@/lib/contracts/workspace-admin";
-import { formatCents } from "../endpoints/_shared/format";
 
 export type Usage = z.output<typeof getUsageContract.response>["data"];
 export type LedgerEntry = Usage["recent"][number];

@@ -1,6 +1,6 @@
-import { deliveryStatus, STATUS_LABELS } from "../../_lib/delivery-status";
-import { describeSignature } from "../../_lib/format";
-import type { Delivery } from "../../_lib/types";
+import { deliveryStatus, STATUS_LABELS } from "../_lib/delivery-status";
+import { describeSignature } from "../_lib/format";
+import type { Delivery } from "../_lib/types";
 
 export function StatusBadge({ delivery }: { delivery: Pick<Delivery, "acknowledgedAt"> }) {
   const status = deliveryStatus(delivery);

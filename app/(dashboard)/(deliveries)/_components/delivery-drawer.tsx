@@ -1,15 +1,15 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
-import { useRawBodyText } from "../../_hooks/use-deliveries";
-import { buildReplayCurl, fallbackIngestUrl } from "../../_lib/curl";
-import { deliveryStatus } from "../../_lib/delivery-status";
-import { formatBytes, formatExactTime } from "../../_lib/format";
-import { downloadRawBody } from "../../_lib/raw-body";
-import type { Delivery, WebhookEndpoint } from "../../_lib/types";
-import { CopyButton } from "../copy-button";
-import { RelativeTime } from "../relative-time";
+import { CopyButton } from "@/app/(dashboard)/_components/copy-button";
+import { useRawBodyText } from "../_hooks/use-raw-body-text";
+import { buildReplayCurl, fallbackIngestUrl } from "../_lib/curl";
+import { deliveryStatus } from "../_lib/delivery-status";
+import { formatBytes, formatExactTime } from "../_lib/format";
+import { downloadRawBody } from "../_lib/raw-body";
+import type { Delivery, WebhookEndpoint } from "../_lib/types";
 import { JsonTree } from "./json-tree";
+import { RelativeTime } from "./relative-time";
 import { SignatureBadge, StatusBadge } from "./status-badge";
 
 export interface DeliveryDrawerProps {

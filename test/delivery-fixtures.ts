@@ -1,4 +1,4 @@
-import type { Delivery, DeliveryPage, DeliveryPages } from "./types";
+import type { Delivery, DeliveryPage, DeliveryPages } from "@/app/(dashboard)/(deliveries)/_lib/types";
 
 /** A delivery for unit tests; `n` orders them (a higher n is newer). */
 export function makeDelivery(n: number, overrides: Partial<Delivery> = {}): Delivery {

@@ -1,10 +1,10 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useWorkspaceId } from "@/app/(dashboard)/_hooks/use-workspace";
 import { dashboardClient } from "@/lib/client/dashboard-client";
 import { queryKeys } from "@/lib/client/query-keys";
 import { getUsageContract } from "@/lib/contracts/workspace-admin";
-import { useWorkspaceId } from "../_hooks/use-workspace";
 
 export function useUsage(days: number) {
   const workspaceId = useWorkspaceId();

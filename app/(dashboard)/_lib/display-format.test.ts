@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCents, formatCount, formatDate, formatDateTime, formatDay, formatLatency, formatShare } from "./format";
+import { formatCents, formatCount, formatDate, formatDateTime, formatDay, formatLatency, formatShare } from "./display-format";
 
 const en = { locale: "en-US", timeZone: "UTC" };
 // ICU puts a narrow no-break space before AM/PM; compare with ordinary spaces.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { makeDelivery as d, page, pages } from "@/test/delivery-fixtures";
 import { flattenDeliveries } from "./delivery-pages";
-import { makeDelivery as d, page, pages } from "./fixtures";
 import { applyAck, BULK_ACK_LIMIT, chunk, rollbackAck } from "./optimistic-ack";
 
 const AT = "2025-02-01T00:00:00.000Z";
