@@ -1,4 +1,4 @@
-import type { IntelligenceSignal } from "@/lib/enrichment/intelligence-fields";
+import type { IntelligenceSignal } from "@/lib/contracts/enrichment";
 
 /**
  * The price catalogue, in cents. Known before a call runs, so `meta.priceRange` can be answered up front and a
@@ -19,6 +19,9 @@ export const PRICES = {
   companies_search: { baseCents: 1, perRecordCents: 1 },
   companies_discover: { baseCents: 2, perRecordCents: 1 },
 } as const;
+
+/** Every operation with a price: what the ledger and the answer cache name a call by. */
+export type PricedOperation = keyof typeof PRICES;
 
 type MultiRecordOperation = "people_search" | "companies_search" | "companies_discover";
 

@@ -112,12 +112,16 @@ export const domainEmailsContract = defineContract({
   errors: ["validation_error", "unauthorized", "payment_required"],
 });
 
+/** The signals `companies/intelligence` answers, one per call; each has its own flat price. */
+export const INTELLIGENCE_SIGNALS = ["funding", "competitors", "technographics"] as const;
+export type IntelligenceSignal = (typeof INTELLIGENCE_SIGNALS)[number];
+
 const roundSchema = z.object({ type: z.string(), amountUsd: z.number().nullable(), date: z.string().nullable(), investors: z.array(z.string()) });
 
 export const intelligenceDataSchema = z
   .object({
     domain: z.string(),
-    signal: z.enum(["funding", "competitors", "technographics"]),
+    signal: z.enum(INTELLIGENCE_SIGNALS),
     funding: z.object({ totalRaisedUsd: z.number().nullable(), lastRound: roundSchema.nullable(), rounds: z.array(roundSchema) }).nullable().optional(),
     competitors: z.array(z.object({ name: z.string(), domain: z.string(), similarity: z.number() })).nullable().optional(),
     technographics: z
@@ -147,7 +151,7 @@ export const intelligenceContract = defineContract({
   headers: pricedHeaders,
   body: z.strictObject({
     domain: publicHostname,
-    signal: z.enum(["funding", "competitors", "technographics"], { error: "must be `funding`, `competitors` or `technographics`" }),
+    signal: z.enum(INTELLIGENCE_SIGNALS, { error: "must be `funding`, `competitors` or `technographics`" }),
   }),
   response: pricedEnvelope(intelligenceDataSchema),
   errors: ["validation_error", "unauthorized", "payment_required"],

@@ -3,7 +3,7 @@ import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { createWorkspace } from "@/lib/auth/workspaces";
 import { companyDiscoverContract, companyEnrichContract, companySearchContract } from "@/lib/contracts/companies";
 import { db } from "@/lib/db/client";
-import { saveCompany } from "@/lib/providers/companies/company-store";
+import { saveCompany } from "@/lib/providers/first-party/companies/company-store";
 import { liveProviders } from "@/lib/providers/registry";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { type Account, balances, closedPort, enrichmentHarness, usageRows } from "@/test/enrichment-harness";
@@ -11,8 +11,8 @@ import { startCompanySites, type CompanySites } from "@/test/fakes/company-sites
 import { startFakeDnsServer, type FakeDnsServer } from "@/test/fakes/dns-server";
 import { startFakePdl, type FakePdl } from "@/test/fakes/peopledatalabs-server";
 import { detailPaths, errorOf } from "@/test/http-api";
-import { inputHash } from "./cache";
-import { COMPANY_PROFILE_FIELDS } from "./company-fields";
+import { inputHash } from "@/lib/billing/answer-cache";
+import { COMPANY_PROFILE_FIELDS } from "@/lib/providers/fields/company";
 
 /*
  * The companies endpoints over real HTTP, through the real waterfall: the launcher in its own process, its DNS

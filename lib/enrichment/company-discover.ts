@@ -1,12 +1,12 @@
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { multiRecordPriceRange } from "@/lib/billing/prices";
 import type { CompanySizeRange } from "@/lib/contracts/companies";
-import { countryCode, normalizeCountryText } from "@/lib/providers/companies/countries";
-import { singular } from "@/lib/providers/companies/keywords";
+import { countryCode, normalizeCountryText } from "@/lib/providers/first-party/companies/countries";
+import { singular } from "@/lib/providers/first-party/companies/keywords";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { COMPANY_DISCOVER_FIELDS, compareDiscoverHits, type CompanyDiscoverFilters, type CompanyDiscoverHit } from "./company-fields";
+import { COMPANY_DISCOVER_FIELDS, compareDiscoverHits, type CompanyDiscoverFilters, type CompanyDiscoverHit } from "@/lib/providers/fields/company";
 import { pageOfRankedList, rankedListScope, startOffset } from "./company-paging";
-import { runPricedCall } from "./priced-call";
+import { runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
 
 /** As for search: the store grows, and one ranking should serve a client paging through it. */
@@ -54,7 +54,7 @@ export async function discoverCompanies(options: { principal: ApiKeyPrincipal; r
   const normalizedInput = { domain: request.domain, filters };
   const scope = rankedListScope(principal, "companies_discover", normalizedInput);
   const offset = startOffset(request.cursor, scope);
-  return runPricedCall({
+  return runEnrichmentCall({
     principal,
     operation: "companies_discover",
     normalizedInput,

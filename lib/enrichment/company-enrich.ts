@@ -3,11 +3,11 @@ import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { lookupPriceRange, PRICES } from "@/lib/billing/prices";
 import type { companyProfileDataSchema } from "@/lib/contracts/companies";
 import { db } from "@/lib/db/client";
-import { saveEnrichedCompany } from "@/lib/providers/companies/company-store";
+import { saveEnrichedCompany } from "@/lib/providers/first-party/companies/company-store";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { COMPANY_ENRICH_FIELDS, COMPANY_PROFILE_FIELDS } from "./company-fields";
-import { runPricedCall, type EngineOutput } from "./priced-call";
-import type { ProviderFields } from "./types";
+import { COMPANY_ENRICH_FIELDS, COMPANY_PROFILE_FIELDS } from "@/lib/providers/fields/company";
+import { type EngineOutput, runEnrichmentCall } from "./enrichment-call";
+import type { ProviderFields } from "@/lib/providers/provider";
 import { runWaterfall } from "./waterfall";
 
 /** A company's profile changes slowly; its stack (and so the technologies summary) a little faster. */
@@ -48,7 +48,7 @@ const isFound = (output: EngineOutput) => output.merged.name !== undefined;
 export async function enrichCompany(options: { principal: ApiKeyPrincipal; request: { domain: string }; budgetCents?: number; bypassCache: boolean }) {
   const { domain } = options.request;
   const price = PRICES.companies_enrich;
-  return runPricedCall({
+  return runEnrichmentCall({
     principal: options.principal,
     operation: "companies_enrich",
     normalizedInput: { domain },

@@ -1,8 +1,8 @@
 import { type CursorScope, decodeOffsetCursor, encodeOffsetCursor } from "@/lib/cursor";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { multiRecordCost, PRICES } from "@/lib/billing/prices";
-import { inputHash } from "./cache";
-import type { ShapedAnswer } from "./priced-call";
+import { inputHash } from "@/lib/billing/answer-cache";
+import type { ShapedAnswer } from "@/lib/billing/priced-call";
 
 type PagedOperation = "companies_search" | "companies_discover";
 

@@ -1,9 +1,9 @@
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { multiRecordPriceRange } from "@/lib/billing/prices";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { COMPANY_SEARCH_FIELDS, compareSearchHits, type CompanySearchHit } from "./company-fields";
+import { COMPANY_SEARCH_FIELDS, compareSearchHits, type CompanySearchHit } from "@/lib/providers/fields/company";
 import { pageOfRankedList, rankedListScope, startOffset } from "./company-paging";
-import { runPricedCall } from "./priced-call";
+import { runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
 
 /**
@@ -29,7 +29,7 @@ export async function searchCompanies(options: { principal: ApiKeyPrincipal; req
   const normalizedInput = { query };
   const scope = rankedListScope(principal, "companies_search", normalizedInput);
   const offset = startOffset(request.cursor, scope);
-  return runPricedCall({
+  return runEnrichmentCall({
     principal,
     operation: "companies_search",
     normalizedInput,

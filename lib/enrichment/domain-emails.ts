@@ -1,8 +1,8 @@
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { domainEmailsCost, domainEmailsPriceRange, PRICES } from "@/lib/billing/prices";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { DOMAIN_EMAIL_FIELDS, type DomainEmailsProviderInput, type EmailRecord } from "./domain-emails-fields";
-import { runPricedCall, type EngineOutput } from "./priced-call";
+import { DOMAIN_EMAIL_FIELDS, type DomainEmailsProviderInput, type EmailRecord } from "@/lib/providers/fields/domain-emails";
+import { type EngineOutput, runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
 
 export interface DomainEmailsRequest {
@@ -49,7 +49,7 @@ export async function findDomainEmails(options: { principal: ApiKeyPrincipal; re
     seniority: request.seniority,
     department: request.department,
   };
-  return runPricedCall({
+  return runEnrichmentCall({
     principal: options.principal,
     operation: "companies_domain_emails",
     // Paging is applied to the answer, not asked of providers: it is not part of the input.

@@ -8,7 +8,7 @@ import { startApp, type RunningApp } from "@/test/app-server";
 import { type Account, balances, enrichmentHarness, usageRows } from "@/test/enrichment-harness";
 import { FAKE_HUNTER_COMPANIES, startFakeHunter, type FakeHunter, type FakeHunterMode } from "@/test/fakes/hunter-server";
 import { detailPaths, errorOf } from "@/test/http-api";
-import { inputHash } from "./cache";
+import { inputHash } from "@/lib/billing/answer-cache";
 
 /*
  * The two enrichment endpoints over real HTTP: the launcher in its own process with the email-finder adapter pointed
@@ -132,8 +132,8 @@ function expectedEmails(domain: string, filter: (email: FakeCompany["emails"][nu
 beforeAll(async () => {
   fake = await startFakeHunter({ slowMs: FAKE_SLOW_MS });
   // This process builds the same provider list as the app (for the leak scan's provider ids).
-  // The first-party collectors have their own file (lib/providers/first-party.integration.test.ts): here the engine
-  // runs with the vendor adapter alone, reached on loopback.
+  // The first-party collectors have their own file (lib/providers/first-party/first-party.integration.test.ts): here
+  // the engine runs with the vendor adapter alone, reached on loopback.
   const appEnv = { HUNTER_API_KEY: fake.apiKey, HUNTER_API_URL: fake.baseUrl, OUTBOUND_ALLOW_LOOPBACK: "true", ENRICHMENT_PROVIDERS_DISABLED: FIRST_PARTY_PROVIDERS };
   Object.assign(process.env, appEnv);
   app = await startApp(appEnv);

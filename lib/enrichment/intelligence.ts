@@ -1,8 +1,8 @@
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { intelligencePrice } from "@/lib/billing/prices";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { INTELLIGENCE_FIELDS, type Competitor, type Funding, type IntelligenceSignal, type Technology } from "./intelligence-fields";
-import { runPricedCall } from "./priced-call";
+import { INTELLIGENCE_FIELDS, type Competitor, type Funding, type IntelligenceSignal, type Technology } from "@/lib/providers/fields/intelligence";
+import { runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
 
 // Funding rounds and competitors change slowly; a site's technology changes more often.
@@ -17,7 +17,7 @@ export async function getCompanyIntelligence(options: {
 }) {
   const { domain, signal } = options.request;
   const price = intelligencePrice(signal);
-  return runPricedCall({
+  return runEnrichmentCall({
     principal: options.principal,
     operation: "companies_intelligence",
     normalizedInput: { domain, signal },

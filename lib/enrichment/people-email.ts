@@ -1,8 +1,8 @@
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { lookupPriceRange, PRICES } from "@/lib/billing/prices";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { PEOPLE_EMAIL_FIELDS, type EmailCandidate, type PeopleEmailProviderInput, type PersonEmailFinding } from "./people-fields";
-import { runPricedCall, type EngineOutput } from "./priced-call";
+import { PEOPLE_EMAIL_FIELDS, type EmailCandidate, type PeopleEmailProviderInput, type PersonEmailFinding } from "@/lib/providers/fields/people";
+import { type EngineOutput, runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
 
 export interface PersonEmailRequest {
@@ -52,7 +52,7 @@ export async function findPersonEmail(options: { principal: ApiKeyPrincipal; req
   const { request } = options;
   const names = personNames(request);
   const providerInput: PeopleEmailProviderInput = { ...names, domain: request.domain, company: request.domain ? undefined : request.company };
-  return runPricedCall({
+  return runEnrichmentCall({
     principal: options.principal,
     operation: "people_email",
     // The name as providers read it: "Jordan Ellis" as fullName or as two fields is one question.

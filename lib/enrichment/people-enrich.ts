@@ -1,8 +1,8 @@
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { lookupPriceRange, PRICES } from "@/lib/billing/prices";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { PEOPLE_ENRICH_FIELDS, type PeopleEnrichProviderInput, type PersonCompany, type PersonLocation, type PersonSocialProfile } from "./people-fields";
-import { runPricedCall, type EngineOutput } from "./priced-call";
+import { PEOPLE_ENRICH_FIELDS, type PeopleEnrichProviderInput, type PersonCompany, type PersonLocation, type PersonSocialProfile } from "@/lib/providers/fields/people";
+import { type EngineOutput, runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
 
 /** Exactly one of the two; the contract has normalised them (lower-case address, canonical profile URL). */
@@ -23,7 +23,7 @@ function scalar<T>(output: EngineOutput, name: string): T | null {
 /** POST /v1/data/svc/people/enrich: a person's profile by work address or LinkedIn URL, found or free. */
 export async function enrichPerson(options: { principal: ApiKeyPrincipal; request: PersonEnrichRequest; budgetCents?: number; bypassCache: boolean }) {
   const input: PeopleEnrichProviderInput = options.request.email !== undefined ? { email: options.request.email } : { linkedinUrl: options.request.linkedinUrl };
-  return runPricedCall({
+  return runEnrichmentCall({
     principal: options.principal,
     operation: "people_enrich",
     normalizedInput: { ...input },

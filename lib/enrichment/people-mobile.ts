@@ -1,8 +1,8 @@
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { lookupPriceRange, PRICES } from "@/lib/billing/prices";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { PEOPLE_MOBILE_FIELDS, type PeopleMobileProviderInput, type PhoneNumberRecord } from "./people-fields";
-import { runPricedCall } from "./priced-call";
+import { PEOPLE_MOBILE_FIELDS, type PeopleMobileProviderInput, type PhoneNumberRecord } from "@/lib/providers/fields/people";
+import { runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
 
 /** Exactly one of the two; the contract has normalised them (lower-case address, canonical profile URL). */
@@ -17,7 +17,7 @@ const TYPE_ORDER: Record<PhoneNumberRecord["type"], number> = { mobile: 0, work:
 /** POST /v1/data/svc/people/mobile: a person's phone numbers in E.164, mobile first, found or free. */
 export async function findPersonPhoneNumbers(options: { principal: ApiKeyPrincipal; request: PersonMobileRequest; budgetCents?: number; bypassCache: boolean }) {
   const input: PeopleMobileProviderInput = options.request.email !== undefined ? { email: options.request.email } : { linkedinUrl: options.request.linkedinUrl };
-  return runPricedCall({
+  return runEnrichmentCall({
     principal: options.principal,
     operation: "people_mobile",
     normalizedInput: { ...input },

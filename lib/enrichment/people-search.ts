@@ -2,8 +2,8 @@ import { decodeOffsetCursor, encodeOffsetCursor, type CursorScope } from "@/lib/
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { multiRecordCost, multiRecordPriceRange, PRICES } from "@/lib/billing/prices";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { PEOPLE_SEARCH_FIELDS, type PeopleSearchProviderInput, type PeopleSeniority, type PersonSearchRecord } from "./people-fields";
-import { runPricedCall, type EngineOutput } from "./priced-call";
+import { PEOPLE_SEARCH_FIELDS, type PeopleSearchProviderInput, type PeopleSeniority, type PersonSearchRecord } from "@/lib/providers/fields/people";
+import { type EngineOutput, runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
 
 export interface PeopleSearchRequest {
@@ -92,7 +92,7 @@ export async function searchPeople(options: { principal: ApiKeyPrincipal; reques
     wanted: MAX_PEOPLE,
   };
 
-  return runPricedCall({
+  return runEnrichmentCall({
     principal: options.principal,
     operation: "people_search",
     // Paging is applied to the answer, not asked of providers: it is not part of the input.

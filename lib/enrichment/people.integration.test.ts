@@ -6,7 +6,7 @@ import { creditWorkspace } from "@/lib/billing/balances";
 import { peopleSearchContract, personEmailContract, personEnrichContract, personMobileContract } from "@/lib/contracts/people";
 import { db } from "@/lib/db/client";
 import { liveProviders } from "@/lib/providers/registry";
-import { savePeople } from "@/lib/providers/people/people-store";
+import { savePeople } from "@/lib/providers/first-party/people/people-store";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { type Account, balances, closedPort, enrichmentHarness, usageRows } from "@/test/enrichment-harness";
 import { startCompanySites, type CompanySites } from "@/test/fakes/company-sites";
@@ -14,7 +14,7 @@ import { startFakeDnsServer, type FakeDnsServer } from "@/test/fakes/dns-server"
 import { startFakeHunter, type FakeHunter } from "@/test/fakes/hunter-server";
 import { startFakePdl, type FakePdl } from "@/test/fakes/peopledatalabs-server";
 import { detailPaths, errorOf } from "@/test/http-api";
-import { inputHash } from "./cache";
+import { inputHash } from "@/lib/billing/answer-cache";
 
 /*
  * The four people endpoints over real HTTP, through the real waterfall: the launcher in its own process, its DNS

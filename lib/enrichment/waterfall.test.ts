@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DOMAIN_EMAIL_FIELDS, type DomainEmailsProviderInput, type EmailRecord } from "./domain-emails-fields";
-import { INTELLIGENCE_FIELDS, type Funding, type IntelligenceProviderInput } from "./intelligence-fields";
-import type { EnrichmentProvider, FieldValue, OperationName, ProviderFields, WaterfallOptions } from "./types";
-import { runWaterfall } from "./waterfall";
+import { DOMAIN_EMAIL_FIELDS, type DomainEmailsProviderInput, type EmailRecord } from "@/lib/providers/fields/domain-emails";
+import { INTELLIGENCE_FIELDS, type Funding, type IntelligenceProviderInput } from "@/lib/providers/fields/intelligence";
+import type { EnrichmentProvider, FieldValue, OperationName, ProviderFields } from "@/lib/providers/provider";
+import { runWaterfall, type WaterfallOptions } from "./waterfall";
 
 interface FakeProvider<Input> extends EnrichmentProvider<Input> {
   calls: number;

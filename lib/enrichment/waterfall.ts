@@ -1,4 +1,29 @@
-import type { EnrichmentProvider, FieldSpec, FieldValue, ProviderFields, WaterfallOptions, WaterfallResult } from "./types";
+import type { EnrichmentProvider, FieldSpec, FieldValue, ProviderFields } from "@/lib/providers/provider";
+
+export interface WaterfallOptions<Input> {
+  providers: readonly EnrichmentProvider<Input>[];
+  input: Input;
+  fields: readonly FieldSpec[];
+  /** Fields the caller wants; the waterfall stops once `isComplete` says they are all there. */
+  requested: readonly string[];
+  /** Whether the merged result already answers the call (e.g. scalars present and enough list items). */
+  isComplete: (merged: ProviderFields) => boolean;
+  /** Provider spend allowed for this call, in cents. */
+  budgetCents: number;
+  signal?: AbortSignal;
+}
+
+export interface WaterfallResult {
+  merged: ProviderFields;
+  /** Providers that were called (including those that failed or timed out). */
+  providersAttempted: number;
+  providersFailed: number;
+  spentCents: number;
+  /** Why it stopped: all requested fields found, the next call would exceed the budget, or no providers left. */
+  stoppedBecause: "complete" | "budget" | "exhausted";
+  fieldsReturned: string[];
+  fieldsMissing: string[];
+}
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 

@@ -78,6 +78,31 @@ describe("video details", () => {
     expect(youtube.requests.length).toBe(before);
   });
 
+  it("never reads or fills the cache for a test key, and charges it nothing (one rule with the enrichment calls)", async () => {
+    const workspace = await createWorkspace({ name: "Sandbox viewer" });
+    const { key: testKey } = await createApiKey({ workspaceId: workspace.id, name: "t", mode: "test" });
+
+    // A test key first: YouTube is asked, nothing is cached, nothing is debited.
+    const first = await details(testKey, normalId());
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-cached")).toBe("false");
+    expect(first.headers.get("x-cost-cents")).toBe("1");
+    expect(first.headers.get("x-purchased-balance-cents")).toBe("0");
+    expect(await db().enrichmentCacheEntry.count({ where: { operation: "media_video_details" } })).toBe(0);
+
+    // A live key's paid answer is cached; the test key still does not get it from the cache.
+    const { key } = await liveKey();
+    await details(key, normalId());
+    const before = youtube.requests.length;
+    const again = await details(testKey, normalId());
+    expect(again.status).toBe(200);
+    expect(again.headers.get("x-cached")).toBe("false");
+    expect(youtube.requests.length).toBeGreaterThan(before);
+    const entries = await db().ledgerEntry.findMany({ where: { workspaceId: workspace.id, kind: "usage" } });
+    expect(entries).toHaveLength(2);
+    expect(entries.every((entry) => entry.purchasedDeltaCents === 0 && entry.subscriptionDeltaCents === 0)).toBe(true);
+  });
+
   it.each([
     ["missing", null, "missing"],
     ["empty", "", "value_error"],

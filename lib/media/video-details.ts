@@ -1,15 +1,13 @@
 import { ApiError } from "@/lib/errors";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
-import { getBalances, paymentRequired, recordUsage, type Balances } from "@/lib/billing/balances";
+import { runPricedCall } from "@/lib/billing/priced-call";
 import { PRICES } from "@/lib/billing/prices";
-import { inputHash, readCachedResult, writeCachedResult } from "@/lib/enrichment/cache";
 import { env } from "@/lib/env";
-import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
-import { outboundFromEnv } from "@/lib/providers/outbound/from-env";
-import type { OutboundClient } from "@/lib/providers/outbound/types";
+import { createOutboundClient } from "@/lib/outbound/outbound-client";
+import { outboundFromEnv } from "@/lib/outbound/from-env";
+import type { OutboundClient } from "@/lib/outbound/types";
 import { fetchVideoDetails, VideoError, type VideoDetails, type VideoFailure } from "./youtube";
 
-const OPERATION = "media_video_details" as const;
 // View counts move, the rest hardly: an hour keeps repeated calls cheap without going stale.
 const CACHE_TTL_SECONDS = 3600;
 /** Player requests in flight at once, per process. */
@@ -44,53 +42,31 @@ const FAILURES: Record<VideoFailure, () => ApiError> = {
   upstream: () => new ApiError("upstream_unavailable", "YouTube did not answer as expected. Retry shortly."),
 };
 
-export interface PricedVideoDetails {
-  details: VideoDetails;
-  costCents: number;
-  cached: boolean;
-  balances: Balances;
+/**
+ * GET /v1/data/media/video/details: a video's public details, through the same priced call as the enrichment
+ * operations (catalogue price, 402 before upstream, ledger entry, cache at no cost for live keys). Failures are not
+ * charged and not cached. There is no sandbox for video: test keys ask YouTube too, free and never from the cache.
+ */
+export async function getVideoDetails(options: { principal: ApiKeyPrincipal; videoId: string }) {
+  const price = PRICES.media_video_details;
+  return runPricedCall({
+    principal: options.principal,
+    operation: "media_video_details",
+    normalizedInput: { videoId: options.videoId },
+    priceRange: { minCents: price, maxCents: price },
+    bypassCache: false,
+    cacheTtlSeconds: CACHE_TTL_SECONDS,
+    run: () => fetchDetails(options.videoId),
+    summarize: (details) => ({ providersAttempted: 1, fieldsReturned: Object.keys(details), fieldsMissing: [] }),
+    shape: (details) => ({ data: details, costCents: price }),
+  });
 }
 
-/**
- * GET /v1/data/media/video/details: a video's public details, priced like the other data endpoints (catalogue,
- * 402 before upstream, ledger entry, cache at no cost). Failures are not charged and not cached.
- */
-export async function getVideoDetails(options: { principal: ApiKeyPrincipal; videoId: string }): Promise<PricedVideoDetails> {
-  const started = performance.now();
-  const { principal, videoId } = options;
-  const price = PRICES.media_video_details;
-  const hash = inputHash(OPERATION, { videoId });
-  const live = principal.mode === "live";
-
-  let details = await readCachedResult<VideoDetails>(hash);
-  const cached = details !== null;
-  if (!details) {
-    if (live) {
-      const balances = await getBalances(principal.workspace.id);
-      if (balances.subscriptionRemainingCents + balances.purchasedBalanceCents < price) throw paymentRequired(price);
-    }
-    try {
-      details = await fetchVideoDetails(videoId, { http: youtubeClient(), baseUrl: env().YOUTUBE_BASE_URL });
-    } catch (error) {
-      if (error instanceof VideoError) throw FAILURES[error.failure]();
-      throw error;
-    }
+async function fetchDetails(videoId: string): Promise<VideoDetails> {
+  try {
+    return await fetchVideoDetails(videoId, { http: youtubeClient(), baseUrl: env().YOUTUBE_BASE_URL });
+  } catch (error) {
+    if (error instanceof VideoError) throw FAILURES[error.failure]();
+    throw error;
   }
-
-  const costCents = cached ? 0 : price;
-  const balances = await recordUsage({
-    workspaceId: principal.workspace.id,
-    apiKeyId: principal.apiKeyId,
-    keyMode: principal.mode,
-    operation: OPERATION,
-    inputHash: hash,
-    costCents,
-    debit: live,
-    cached,
-    latencyMs: Math.round(performance.now() - started),
-    providersAttempted: cached ? 0 : 1,
-    records: null,
-  });
-  if (!cached) await writeCachedResult({ key: hash, operation: OPERATION, result: details, ttlSeconds: CACHE_TTL_SECONDS });
-  return { details, costCents, cached, balances };
 }

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
-import type { OutboundClient, OutboundRequest } from "@/lib/providers/outbound/types";
+import { createOutboundClient } from "@/lib/outbound/outbound-client";
+import type { OutboundClient, OutboundRequest } from "@/lib/outbound/types";
 import { FAKE_VIDEOS, loadFakeYouTubeFixture, startFakeYouTube, type FakeYouTube } from "@/test/fakes/youtube-server";
 import { fetchVideoDetails, type FetchVideoDetailsOptions, VideoError, type VideoDetails, type VideoFailure } from "./youtube";
 

@@ -1,4 +1,4 @@
-import { OutboundError, OutboundRefusedError, type OutboundClient, type OutboundResponse } from "@/lib/providers/outbound/types";
+import { OutboundError, OutboundRefusedError, type OutboundClient, type OutboundResponse } from "@/lib/outbound/types";
 import { isVideoId } from "@/lib/contracts/video-id";
 
 /*
@@ -86,7 +86,7 @@ export class VideoError extends Error {
 
 export interface FetchVideoDetailsOptions {
   /**
-   * The SSRF-safe outbound client every outbound call goes through (lib/providers/outbound): the base URL is checked
+   * The SSRF-safe outbound client every outbound call goes through (lib/outbound): the base URL is checked
    * like any other address, so a YOUTUBE_BASE_URL pointing at a private or loopback address is refused.
    */
   http: OutboundClient;

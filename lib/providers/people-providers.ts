@@ -3,20 +3,15 @@ import type {
   PeopleEnrichProviderInput,
   PeopleMobileProviderInput,
   PeopleSearchProviderInput,
-} from "@/lib/enrichment/people-fields";
-import type { EnrichmentProvider } from "@/lib/enrichment/types";
-import {
-  storedPeopleSearchProvider,
-  storedPersonPhoneProvider,
-  storedPersonProfileProvider,
-  websitePeopleSearchProvider,
-  websitePersonEmailProvider,
-  websitePersonPhoneProvider,
-  websitePersonProfileProvider,
-  type FirstPartyPeopleOptions,
-} from "./first-party-people";
+} from "@/lib/providers/fields/people";
+import type { EnrichmentProvider } from "@/lib/providers/provider";
+import type { FirstPartyOptions } from "./first-party/options";
+import { websitePersonEmailProvider } from "./first-party/people-email";
+import { storedPersonProfileProvider, websitePersonProfileProvider } from "./first-party/people-enrich";
+import { storedPersonPhoneProvider, websitePersonPhoneProvider } from "./first-party/people-mobile";
+import { storedPeopleSearchProvider, websitePeopleSearchProvider } from "./first-party/people-search";
 import type { ProviderDeps } from "./provider-deps";
-import { sandboxPeopleSearchProvider, sandboxPersonEmailProvider, sandboxPersonPhoneProvider, sandboxPersonProfileProvider } from "./sandbox-people";
+import { sandboxPeopleSearchProvider, sandboxPersonEmailProvider, sandboxPersonPhoneProvider, sandboxPersonProfileProvider } from "./sandbox/people";
 import { createHunterEmailFinderProvider } from "./vendors/hunter-email-finder";
 import { createPeopleDataLabsPersonEnrichProvider, createPeopleDataLabsPersonMobileProvider } from "./vendors/peopledatalabs-person";
 
@@ -35,7 +30,7 @@ export interface PeopleProviderLists {
  */
 export function livePeopleProviders(deps: ProviderDeps): PeopleProviderLists {
   const { config, http } = deps;
-  const options: FirstPartyPeopleOptions = { snapshots: deps.snapshots, db: deps.db };
+  const options: FirstPartyOptions = { snapshots: deps.snapshots, db: deps.db };
   const lists: PeopleProviderLists = {
     peopleEmail: [websitePersonEmailProvider(options)],
     peopleEnrich: [websitePersonProfileProvider(options), storedPersonProfileProvider(options)],

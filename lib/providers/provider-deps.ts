@@ -1,8 +1,8 @@
 import type { DbClient } from "@/lib/db/client";
 import type { Env } from "@/lib/env";
-import type { CompanySnapshots } from "./company-snapshot";
-import type { DnsResolver } from "./outbound/dns-resolver";
-import type { OutboundClient } from "./outbound/types";
+import type { DnsResolver } from "@/lib/outbound/dns-resolver";
+import type { OutboundClient } from "@/lib/outbound/types";
+import type { CompanySnapshots } from "./first-party/company-snapshot";
 
 /** What provider factories are built from: the process's outbound client, DNS, company snapshots, database, settings. */
 export interface ProviderDeps {

@@ -1,23 +1,20 @@
-import type { DomainEmailsProviderInput } from "@/lib/enrichment/domain-emails-fields";
-import type { IntelligenceProviderInput } from "@/lib/enrichment/intelligence-fields";
-import type { EnrichmentProvider } from "@/lib/enrichment/types";
-import { env } from "@/lib/env";
 import { db } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { outboundFromEnv } from "@/lib/outbound/from-env";
+import type { OutboundClient } from "@/lib/outbound/types";
+import type { DomainEmailsProviderInput } from "@/lib/providers/fields/domain-emails";
+import type { IntelligenceProviderInput } from "@/lib/providers/fields/intelligence";
+import type { EnrichmentProvider } from "@/lib/providers/provider";
 import { liveCompanyProviders, sandboxCompanyProviders, type CompanyProviderLists } from "./company-providers";
-import { createCompanySnapshots } from "./company-snapshot";
-import {
-  fingerprintTechnographicsProvider,
-  type FirstPartyOptions,
-  publicFilingsFundingProvider,
-  storedCompetitorsProvider,
-  websiteEmailsProvider,
-} from "./first-party";
-import { createSecEdgarFundingSource, type FundingSource } from "./funding/sec-edgar";
-import { outboundFromEnv } from "./outbound/from-env";
-import type { OutboundClient } from "./outbound/types";
+import { createCompanySnapshots } from "./first-party/company-snapshot";
+import { websiteEmailsProvider } from "./first-party/domain-emails";
+import { createSecEdgarFundingSource, type FundingSource } from "./first-party/funding/sec-edgar";
+import { fingerprintTechnographicsProvider, publicFilingsFundingProvider, storedCompetitorsProvider } from "./first-party/intelligence";
+import type { FirstPartyOptions } from "./first-party/options";
 import { livePeopleProviders, sandboxPeopleProviders, type PeopleProviderLists } from "./people-providers";
 import type { ProviderDeps } from "./provider-deps";
-import { sandboxDomainEmailsProvider, sandboxIntelligenceProvider } from "./sandbox";
+import { sandboxDomainEmailsProvider } from "./sandbox/domain-emails";
+import { sandboxIntelligenceProvider } from "./sandbox/intelligence";
 import { createBuiltWithTechnographicsProvider } from "./vendors/builtwith";
 import { createHunterDomainEmailsProvider } from "./vendors/hunter";
 import { createPeopleDataLabsFundingProvider } from "./vendors/peopledatalabs";

@@ -5,16 +5,16 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fetchVideoDetails, VideoError } from "@/lib/media/youtube";
-import { createSecEdgarFundingSource } from "@/lib/providers/funding/sec-edgar";
-import { createDnsResolver } from "@/lib/providers/outbound/dns-resolver";
-import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
-import { type HostResolver, OutboundRefusedError } from "@/lib/providers/outbound/types";
+import { createSecEdgarFundingSource } from "@/lib/providers/first-party/funding/sec-edgar";
+import { createDnsResolver } from "@/lib/outbound/dns-resolver";
+import { createOutboundClient } from "@/lib/outbound/outbound-client";
+import { type HostResolver, OutboundRefusedError } from "@/lib/outbound/types";
 import { createBuiltWithTechnographicsProvider } from "@/lib/providers/vendors/builtwith";
 import { createHunterDomainEmailsProvider } from "@/lib/providers/vendors/hunter";
 import { createPeopleDataLabsFundingProvider } from "@/lib/providers/vendors/peopledatalabs";
 import { VendorError } from "@/lib/providers/vendors/vendor-error";
 import { requestVendorJson } from "@/lib/providers/vendors/vendor-request";
-import { crawlCompanySite } from "@/lib/providers/website/crawl-site";
+import { crawlCompanySite } from "@/lib/providers/first-party/website/crawl-site";
 import { type CompanySites, startCompanySites } from "@/test/fakes/company-sites";
 import { type FakeDnsServer, startFakeDnsServer } from "@/test/fakes/dns-server";
 import { FAKE_HUNTER_COMPANIES, type FakeHunter, startFakeHunter } from "@/test/fakes/hunter-server";
@@ -23,7 +23,7 @@ import { FAKE_VIDEOS, type FakeYouTube, startFakeYouTube } from "@/test/fakes/yo
 
 /*
  * SSRF, call site by call site. Every outbound request of the app goes through the one OutboundClient
- * (lib/providers/outbound); which addresses it refuses is proven address by address in address-policy.test.ts, and
+ * (lib/outbound); which addresses it refuses is proven address by address in address-policy.test.ts, and
  * how it resolves, checks and connects in outbound-client.test.ts. This suite shows that each call site actually
  * reaches the network through that client, with its own inputs: the YouTube client, the vendor adapters (through
  * vendor-request.ts, their one way out), SEC EDGAR, the website crawler and robots.txt, and the DNS-backed resolver
@@ -626,8 +626,8 @@ describe("the outbound client is the only way out", () => {
 
   // Each entry says why the file may touch sockets: none of them makes an outbound request on a caller's behalf.
   const SOCKET_USERS: Record<string, string> = {
-    "lib/providers/outbound/outbound-client.ts": "the outbound client itself",
-    "lib/providers/outbound/address-policy.ts": "isIPv4/isIPv6 only",
+    "lib/outbound/outbound-client.ts": "the outbound client itself",
+    "lib/outbound/address-policy.ts": "isIPv4/isIPv6 only",
     "lib/inbox/source-ip.ts": "isIP only",
     "lib/db/embedded-postgres.ts": "finds a free loopback port for the embedded database",
   };

@@ -1,8 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { IntelligenceSignal, Technology } from "@/lib/enrichment/intelligence-fields";
-import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
+import type { IntelligenceSignal, Technology } from "@/lib/providers/fields/intelligence";
+import { createOutboundClient } from "@/lib/outbound/outbound-client";
 import { startFakeBuiltWith, type FakeBuiltWith } from "@/test/fakes/builtwith-server";
 import { createBuiltWithTechnographicsProvider } from "./builtwith";
 import { vendorFailure, withRequestCount } from "@/test/vendor-failures";

@@ -1,4 +1,4 @@
-import type { FundingRound } from "@/lib/enrichment/intelligence-fields";
+import type { FundingRound } from "@/lib/providers/fields/intelligence";
 
 /*
  * A company as a company-data vendor describes it, in our words and no vendor's. Adapters map their vendor's record

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { PEOPLE_EMAIL_FIELDS, type PeopleEmailProviderInput, type PersonEmailFinding } from "@/lib/enrichment/people-fields";
-import type { ProviderFields } from "@/lib/enrichment/types";
-import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
+import { PEOPLE_EMAIL_FIELDS, type PeopleEmailProviderInput, type PersonEmailFinding } from "@/lib/providers/fields/people";
+import type { ProviderFields } from "@/lib/providers/provider";
+import { createOutboundClient } from "@/lib/outbound/outbound-client";
 import { FAKE_HUNTER_PATTERN_GUESS_SCORE, startFakeHunter, type FakeHunter } from "@/test/fakes/hunter-server";
 import { createHunterEmailFinderProvider } from "./hunter-email-finder";
 import { vendorFailure, withRequestCount } from "@/test/vendor-failures";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { EmailCandidate, PeopleEmailProviderInput, PersonEmailFinding } from "@/lib/enrichment/people-fields";
-import type { EnrichmentProvider, ProviderFields } from "@/lib/enrichment/types";
+import type { EmailCandidate, PeopleEmailProviderInput, PersonEmailFinding } from "@/lib/providers/fields/people";
+import type { EnrichmentProvider, ProviderFields } from "@/lib/providers/provider";
 import { hunterStatusMeaning, type HunterOptions } from "./hunter";
 import { VENDOR_COSTS_CENTS } from "./vendor-costs";
 import { VendorError } from "./vendor-error";

@@ -1,8 +1,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { DomainEmailsProviderInput, EmailRecord } from "@/lib/enrichment/domain-emails-fields";
-import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
+import type { DomainEmailsProviderInput, EmailRecord } from "@/lib/providers/fields/domain-emails";
+import { createOutboundClient } from "@/lib/outbound/outbound-client";
 import { FAKE_HUNTER_COMPANIES, startFakeHunter, type FakeHunter } from "@/test/fakes/hunter-server";
 import { createHunterDomainEmailsProvider } from "./hunter";
 import { vendorFailure, withRequestCount } from "@/test/vendor-failures";

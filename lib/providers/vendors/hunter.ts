@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { DOMAIN_EMAIL_FIELDS, type DomainEmailsProviderInput, type EmailRecord } from "@/lib/enrichment/domain-emails-fields";
-import type { EnrichmentProvider, ProviderFields } from "@/lib/enrichment/types";
-import type { OutboundClient } from "@/lib/providers/outbound/types";
+import { DOMAIN_EMAIL_FIELDS, type DomainEmailsProviderInput, type EmailRecord } from "@/lib/providers/fields/domain-emails";
+import type { EnrichmentProvider, ProviderFields } from "@/lib/providers/provider";
+import type { OutboundClient } from "@/lib/outbound/types";
 import { VENDOR_COSTS_CENTS } from "./vendor-costs";
 import { VendorError } from "./vendor-error";
 import { DEFAULT_VENDOR_TIMEOUT_MS, requestVendorJson, type StatusMeaning } from "./vendor-request";

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
+import { createOutboundClient } from "@/lib/outbound/outbound-client";
 import { VENDOR_COSTS_CENTS } from "@/lib/providers/vendors/vendor-costs";
 import { startFakePdl, type FakePdl } from "@/test/fakes/peopledatalabs-server";
 import { createCompanyDataProfileProvider } from "./peopledatalabs-company";

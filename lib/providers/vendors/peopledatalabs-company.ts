@@ -1,10 +1,10 @@
-import type { CompanyEnrichProviderInput, CompanyLocation, CompanySocialProfile } from "@/lib/enrichment/company-fields";
-import type { EnrichmentProvider, ProviderFields } from "@/lib/enrichment/types";
+import type { CompanyEnrichProviderInput, CompanyLocation, CompanySocialProfile } from "@/lib/providers/fields/company";
+import type { EnrichmentProvider, ProviderFields } from "@/lib/providers/provider";
 import { fetchPeopleDataLabsCompany, type PeopleDataLabsOptions } from "@/lib/providers/vendors/peopledatalabs";
 import type { CompanyProfile } from "@/lib/providers/vendors/company-profile";
 import { VENDOR_COSTS_CENTS } from "@/lib/providers/vendors/vendor-costs";
 import { DEFAULT_VENDOR_TIMEOUT_MS } from "@/lib/providers/vendors/vendor-request";
-import { industryKeywords } from "@/lib/providers/companies/keywords";
+import { industryKeywords } from "@/lib/providers/first-party/companies/keywords";
 
 /*
  * companies/enrich from the company-data vendor's Company Enrichment API (the same call the funding signal makes):

@@ -4,9 +4,9 @@ import {
   PEOPLE_MOBILE_FIELDS,
   type PersonLookupInput,
   type PhoneNumberRecord,
-} from "@/lib/enrichment/people-fields";
-import type { EnrichmentProvider, ProviderFields } from "@/lib/enrichment/types";
-import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
+} from "@/lib/providers/fields/people";
+import type { EnrichmentProvider, ProviderFields } from "@/lib/providers/provider";
+import { createOutboundClient } from "@/lib/outbound/outbound-client";
 import { startFakePdl, type FakePdl } from "@/test/fakes/peopledatalabs-server";
 import {
   createPeopleDataLabsPersonEnrichProvider,

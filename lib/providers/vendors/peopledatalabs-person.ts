@@ -10,12 +10,12 @@ import {
   type PersonSocialNetwork,
   type PersonSocialProfile,
   type PhoneNumberRecord,
-} from "@/lib/enrichment/people-fields";
-import type { EnrichmentProvider, OperationName, ProviderFields } from "@/lib/enrichment/types";
+} from "@/lib/providers/fields/people";
+import type { EnrichmentProvider, OperationName, ProviderFields } from "@/lib/providers/provider";
 import type { PeopleDataLabsOptions } from "./peopledatalabs";
 import { VENDOR_COSTS_CENTS } from "./vendor-costs";
 import { VendorError } from "./vendor-error";
-import { toE164 } from "@/lib/enrichment/people-phone";
+import { toE164 } from "@/lib/providers/fields/phone";
 import { domainOf, PDL_DEFAULT_BASE_URL, pdlRateLimitWait, pdlText, pdlTextList, withScheme } from "./peopledatalabs-api";
 import { DEFAULT_VENDOR_TIMEOUT_MS, requestVendorJson } from "./vendor-request";
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Funding, IntelligenceSignal } from "@/lib/enrichment/intelligence-fields";
-import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
+import type { Funding, IntelligenceSignal } from "@/lib/providers/fields/intelligence";
+import { createOutboundClient } from "@/lib/outbound/outbound-client";
 import { startFakePdl, type FakePdl } from "@/test/fakes/peopledatalabs-server";
 import type { CompanyProfile } from "./company-profile";
 import { createPeopleDataLabsFundingProvider, fetchPeopleDataLabsCompany } from "./peopledatalabs";

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { Funding, FundingRound, IntelligenceProviderInput } from "@/lib/enrichment/intelligence-fields";
-import type { EnrichmentProvider } from "@/lib/enrichment/types";
-import type { OutboundClient } from "@/lib/providers/outbound/types";
+import type { Funding, FundingRound, IntelligenceProviderInput } from "@/lib/providers/fields/intelligence";
+import type { EnrichmentProvider } from "@/lib/providers/provider";
+import type { OutboundClient } from "@/lib/outbound/types";
 import type { CompanyFundingSummary, CompanyProfile } from "./company-profile";
 import { VENDOR_COSTS_CENTS } from "./vendor-costs";
 import { VendorError } from "./vendor-error";

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createOutboundClient } from "@/lib/providers/outbound/outbound-client";
+import { createOutboundClient } from "@/lib/outbound/outbound-client";
 import { sendJson, startFakeVendorServer, type FakeVendorServer } from "@/test/fakes/vendor-server";
 import { vendorFailure, withRequestCount } from "@/test/vendor-failures";
 import { parseRetryAfter, requestVendorJson, type VendorRequest } from "./vendor-request";

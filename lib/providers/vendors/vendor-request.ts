@@ -1,4 +1,4 @@
-import { OutboundError, OutboundRefusedError, type OutboundClient, type OutboundResponse } from "@/lib/providers/outbound/types";
+import { OutboundError, OutboundRefusedError, type OutboundClient, type OutboundResponse } from "@/lib/outbound/types";
 import { VendorError } from "./vendor-error";
 
 /*

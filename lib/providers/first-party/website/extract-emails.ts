@@ -1,0 +1,127 @@
+import { isValidEmailSyntax } from "@/lib/providers/first-party/email/verification";
+import { parseHtml, visibleText } from "@/lib/providers/first-party/website/html";
+import { allJsonLdNodes, jsonLdNodes, textList } from "@/lib/providers/first-party/website/json-ld";
+
+/*
+ * Email addresses a page publishes, however it spells them: mailto links, plain text, the usual hand-made disguises
+ * ("name [at] domain [dot] com", HTML entities, an address split across tags), Cloudflare's email protection, and
+ * schema.org `email` properties. Look-alikes that are not addresses (retina images such as "logo@2x.png", form
+ * placeholders such as "you@example.com") are dropped.
+ */
+
+/** How the address was found, best first: a link or structured data is meant to be mailed; a disguise is less sure. */
+export type EmailEvidence = "mailto" | "json-ld" | "text" | "cfemail" | "obfuscated";
+
+export interface FoundEmail {
+  /** Lower-case. */
+  address: string;
+  evidence: EmailEvidence;
+  pageUrl: string;
+}
+
+const EVIDENCE_RANK: Record<EmailEvidence, number> = { mailto: 0, "json-ld": 1, text: 2, cfemail: 3, obfuscated: 4 };
+
+/** What follows "@" in asset names and bundles, never a top-level domain we mail. */
+const FILE_EXTENSIONS = new Set(["png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "ico", "bmp", "tif", "tiff", "css", "js", "mjs", "json", "xml", "pdf", "zip", "mp4", "webm", "mov", "mp3", "woff", "woff2", "ttf", "eot", "map"]);
+/** Domains of form placeholders and documentation. */
+const PLACEHOLDER_DOMAINS = new Set(["example.com", "example.org", "example.net", "domain.com", "yourdomain.com", "your-domain.com", "yourcompany.com", "email.tld"]);
+/** A local part made only of a long hex run is a build hash or error-tracker key, not a mailbox. */
+const HEX_TOKEN = /^[0-9a-f]{24,}$/;
+
+const EMAIL_IN_TEXT = /(?<![a-z0-9._%+-])[a-z0-9](?:[a-z0-9._%+-]{0,62}[a-z0-9_%+-])?@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?![a-z0-9-])/gi;
+
+// Disguises: "[at]", "(at)", "{at}", "<at>" or a bare " at " word; the same for "dot". Spaces only, not line breaks:
+// the parts of one address sit on one line.
+const SPACE = "[ \\t\\u00a0]";
+const BRACKETED_AT = `${SPACE}*[\\[({<]${SPACE}*at${SPACE}*[\\])}>]${SPACE}*`;
+const BRACKETED_DOT = `${SPACE}*[\\[({<]${SPACE}*dot${SPACE}*[\\])}>]${SPACE}*`;
+const WORD_AT = `${SPACE}+at${SPACE}+`;
+const WORD_DOT = `${SPACE}+dot${SPACE}+`;
+const DOT = `(?:${BRACKETED_DOT}|${WORD_DOT}|\\.)`;
+const OBFUSCATED = new RegExp(
+  `(?<![a-z0-9._%+-])([a-z0-9][a-z0-9._%+-]{0,63})(${BRACKETED_AT}|${WORD_AT})((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?${DOT})+[a-z]{2,24})(?![a-z0-9-])`,
+  "gi",
+);
+const ANY_DOT = new RegExp(`${BRACKETED_DOT}|${WORD_DOT}`, "gi");
+const HAS_SPELLED_DOT = new RegExp(`${BRACKETED_DOT}|${WORD_DOT}`, "i");
+/** Words that stand before " at " in ordinary prose ("reach us at …"); never read as a local part of a spelled-out address. */
+const PROSE_WORDS = new Set(["us", "me", "we", "you", "him", "her", "them", "it", "look", "find", "reach", "call", "visit", "email", "mail", "write", "meet", "contact", "available", "based", "located"]);
+
+/** The address, normalised, when it is one we would mail; null otherwise. */
+export function acceptEmail(candidate: string): string | null {
+  const address = candidate
+    .trim()
+    .toLowerCase()
+    .replace(/^mailto:/, "")
+    .replace(/[.,;:]+$/, "");
+  if (!isValidEmailSyntax(address)) return null;
+  const [local, domain] = address.split("@") as [string, string];
+  if (FILE_EXTENSIONS.has(domain.slice(domain.lastIndexOf(".") + 1))) return null;
+  if (PLACEHOLDER_DOMAINS.has(domain) || HEX_TOKEN.test(local)) return null;
+  return address;
+}
+
+/** The addresses of a `mailto:` URL: percent-decoded, query dropped, comma- or semicolon-separated recipients split. */
+export function mailtoAddresses(href: string): string[] {
+  const recipients = href.trim().replace(/^mailto:/i, "").split("?")[0] ?? "";
+  let decoded = recipients;
+  try {
+    decoded = decodeURIComponent(recipients);
+  } catch {
+    // A stray "%" leaves the recipients as written.
+  }
+  return decoded.split(/[,;]/).flatMap((part) => {
+    const address = acceptEmail(part);
+    return address === null ? [] : [address];
+  });
+}
+
+/** Cloudflare's email protection: hex bytes, the first a key every following byte is XOR-ed with (UTF-8 inside). */
+export function decodeCloudflareEmail(hex: string): string | null {
+  if (!/^(?:[0-9a-f]{2}){2,}$/i.test(hex)) return null;
+  const bytes = Buffer.from(hex, "hex");
+  const key = bytes[0]!;
+  const decoded = new TextDecoder().decode(bytes.subarray(1).map((byte) => byte ^ key));
+  return acceptEmail(decoded);
+}
+
+export function extractEmails(html: string, pageUrl: string): FoundEmail[] {
+  const found = new Map<string, FoundEmail>();
+  const add = (address: string | null, evidence: EmailEvidence) => {
+    if (address === null) return;
+    const known = found.get(address);
+    if (known === undefined || EVIDENCE_RANK[evidence] < EVIDENCE_RANK[known.evidence]) found.set(address, { address, evidence, pageUrl });
+  };
+
+  const root = parseHtml(html);
+  for (const node of allJsonLdNodes(jsonLdNodes(root))) {
+    for (const email of textList(node, "email")) add(acceptEmail(email), "json-ld");
+  }
+  for (const anchor of root.querySelectorAll("a[href], area[href]")) {
+    const href = anchor.getAttribute("href") ?? "";
+    if (/^\s*mailto:/i.test(href)) mailtoAddresses(href).forEach((address) => add(address, "mailto"));
+    const protectedHex = /\/cdn-cgi\/l\/email-protection#([0-9a-f]+)/i.exec(href)?.[1];
+    if (protectedHex !== undefined) add(decodeCloudflareEmail(protectedHex), "cfemail");
+  }
+  for (const element of root.querySelectorAll("[data-cfemail]")) add(decodeCloudflareEmail(element.getAttribute("data-cfemail") ?? ""), "cfemail");
+
+  const text = visibleText(root);
+  const markup = html.toLowerCase();
+  for (const match of text.matchAll(EMAIL_IN_TEXT)) {
+    const address = acceptEmail(match[0]);
+    // Visible but not in the markup as written: it was entity-encoded or split across tags to hide it from scrapers.
+    if (address !== null) add(address, markup.includes(address) ? "text" : "obfuscated");
+  }
+  for (const match of text.matchAll(OBFUSCATED)) add(spelledOut(match[1]!, match[2]!, match[3]!), "obfuscated");
+  return [...found.values()];
+}
+
+/** "sales", " [at] ", "acme [dot] example" → "sales@acme.example", if that reading is believable. */
+function spelledOut(local: string, at: string, domain: string): string | null {
+  const plainWords = !/[[({<]/.test(at);
+  if (plainWords) {
+    // "… at acme.example" is prose ("find us at acme.example"); a spelled-out address also spells out its dots.
+    if (!HAS_SPELLED_DOT.test(domain) || PROSE_WORDS.has(local.toLowerCase())) return null;
+  }
+  return acceptEmail(`${local}@${domain.replace(ANY_DOT, ".")}`);
+}
