@@ -2,6 +2,41 @@ import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 import tseslint from "typescript-eslint";
 
+/*
+ * The layers, bottom to top. Each lib folder may import the shared bottom and the folders listed for it, nothing else;
+ * arrows point one way (README "Project layout"). Tests may reach across (an HTTP test uses the client, a provider
+ * test creates a workspace), so the boundaries bind source files only.
+ */
+const SHARED = ["lib/errors.ts", "lib/ids.ts", "lib/env.ts", "lib/cursor.ts", "lib/app-secret.ts", "lib/contracts", "lib/db"];
+const DOMAIN = ["lib/auth", "lib/ratelimit", "lib/outbound", "lib/billing", "lib/providers", "lib/inbox", "lib/enrichment", "lib/media"];
+const MAY_IMPORT = {
+  "lib/outbound": [],
+  "lib/auth": [],
+  "lib/ratelimit": ["lib/auth"],
+  "lib/billing": ["lib/auth"],
+  "lib/providers": ["lib/outbound"],
+  "lib/inbox": ["lib/auth", "lib/ratelimit"],
+  "lib/enrichment": ["lib/auth", "lib/billing", "lib/providers"],
+  "lib/media": ["lib/auth", "lib/billing", "lib/outbound"],
+  // The HTTP layer: the route wrapper, the node:http ingest path, OpenAPI. Imported by app/ and the launcher only.
+  "lib/api": DOMAIN,
+  "lib/launcher": [...DOMAIN, "lib/api"],
+  // The typed fetch client runs in the browser: contracts only.
+  "lib/client": null,
+};
+const EVERY_FOLDER = [...DOMAIN, "lib/api", "lib/launcher", "lib/client", "app"];
+
+const zones = [
+  // The shared bottom imports nothing above it.
+  ...SHARED.map((target) => ({ target, from: EVERY_FOLDER, message: "The shared bottom of lib/ imports nothing above it." })),
+  ...Object.entries(MAY_IMPORT).map(([target, allowed]) => ({
+    target,
+    from: allowed === null ? [...EVERY_FOLDER, ...SHARED].filter((folder) => folder !== target && folder !== "lib/contracts") : EVERY_FOLDER.filter((folder) => folder !== target && !allowed.includes(folder)),
+    message: allowed === null ? `${target} may import lib/contracts only.` : `${target} may import the shared bottom${allowed.length ? ` and ${allowed.join(", ")}` : ""} only (layers: eslint.config.mjs).`,
+  })),
+  { target: "app", from: "lib/launcher", message: "The launcher's helpers belong to server.ts." },
+];
+
 export default tseslint.config(
   {
     ignores: [".next/**", "node_modules/**", ".data/**", "lib/db/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
@@ -21,5 +56,10 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": ["error", { patterns: [{ group: ["@/app/*", "react", "react-dom"], message: "lib/ must not depend on app/ or React." }] }],
     },
+  },
+  {
+    files: ["lib/**/*.ts", "app/**/*.ts", "app/**/*.tsx"],
+    ignores: ["**/*.test.ts"],
+    rules: { "import/no-restricted-paths": ["error", { zones }] },
   },
 );
