@@ -7,8 +7,25 @@ import tseslint from "typescript-eslint";
  * arrows point one way (README "Project layout"). Tests may reach across (an HTTP test uses the client, a provider
  * test creates a workspace), so the boundaries bind source files only.
  */
-const SHARED = ["lib/errors.ts", "lib/ids.ts", "lib/env.ts", "lib/cursor.ts", "lib/app-secret.ts", "lib/contracts", "lib/db"];
-const DOMAIN = ["lib/auth", "lib/ratelimit", "lib/outbound", "lib/billing", "lib/providers", "lib/inbox", "lib/enrichment", "lib/media"];
+const SHARED = [
+  "lib/errors.ts",
+  "lib/ids.ts",
+  "lib/env.ts",
+  "lib/cursor.ts",
+  "lib/app-secret.ts",
+  "lib/contracts",
+  "lib/db",
+];
+const DOMAIN = [
+  "lib/auth",
+  "lib/ratelimit",
+  "lib/outbound",
+  "lib/billing",
+  "lib/providers",
+  "lib/inbox",
+  "lib/enrichment",
+  "lib/media",
+];
 const MAY_IMPORT = {
   "lib/outbound": [],
   "lib/auth": [],
@@ -28,18 +45,36 @@ const EVERY_FOLDER = [...DOMAIN, "lib/api", "lib/launcher", "lib/client", "app"]
 
 const zones = [
   // The shared bottom imports nothing above it.
-  ...SHARED.map((target) => ({ target, from: EVERY_FOLDER, message: "The shared bottom of lib/ imports nothing above it." })),
+  ...SHARED.map((target) => ({
+    target,
+    from: EVERY_FOLDER,
+    message: "The shared bottom of lib/ imports nothing above it.",
+  })),
   ...Object.entries(MAY_IMPORT).map(([target, allowed]) => ({
     target,
-    from: allowed === null ? [...EVERY_FOLDER, ...SHARED].filter((folder) => folder !== target && folder !== "lib/contracts") : EVERY_FOLDER.filter((folder) => folder !== target && !allowed.includes(folder)),
-    message: allowed === null ? `${target} may import lib/contracts only.` : `${target} may import the shared bottom${allowed.length ? ` and ${allowed.join(", ")}` : ""} only (layers: eslint.config.mjs).`,
+    from:
+      allowed === null
+        ? [...EVERY_FOLDER, ...SHARED].filter((folder) => folder !== target && folder !== "lib/contracts")
+        : EVERY_FOLDER.filter((folder) => folder !== target && !allowed.includes(folder)),
+    message:
+      allowed === null
+        ? `${target} may import lib/contracts only.`
+        : `${target} may import the shared bottom${allowed.length ? ` and ${allowed.join(", ")}` : ""} only (layers: eslint.config.mjs).`,
   })),
   { target: "app", from: "lib/launcher", message: "The launcher's helpers belong to server.ts." },
 ];
 
 export default tseslint.config(
   {
-    ignores: [".next/**", "node_modules/**", ".data/**", "lib/db/generated/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      ".data/**",
+      "lib/db/generated/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+    ],
   },
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -54,7 +89,10 @@ export default tseslint.config(
     // Domain code never reaches into HTTP routes or React (DESIGN §1).
     files: ["lib/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["@/app/*", "react", "react-dom"], message: "lib/ must not depend on app/ or React." }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["@/app/*", "react", "react-dom"], message: "lib/ must not depend on app/ or React." }] },
+      ],
     },
   },
   {

@@ -58,7 +58,12 @@ function serverTimeouts(env: Env) {
   const requestTimeout = env.HTTP_REQUEST_TIMEOUT_MS;
   const headersTimeout = Math.min(env.HTTP_HEADERS_TIMEOUT_MS, requestTimeout); // Node refuses headers > request
   const connectionsCheckingInterval = Math.min(1_000, Math.max(50, Math.floor(headersTimeout / 4)));
-  return { headersTimeout, requestTimeout, keepAliveTimeout: env.HTTP_KEEP_ALIVE_TIMEOUT_MS, connectionsCheckingInterval };
+  return {
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    connectionsCheckingInterval,
+  };
 }
 
 async function main(): Promise<void> {
@@ -67,7 +72,11 @@ async function main(): Promise<void> {
 
   const database = await openDatabaseServer({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   process.env.DATABASE_URL = database.url;
-  log(database.embedded ? `Embedded PostgreSQL running, data in ${path.resolve(env.DATA_DIR, "postgres")}` : "Using the database at DATABASE_URL");
+  log(
+    database.embedded
+      ? `Embedded PostgreSQL running, data in ${path.resolve(env.DATA_DIR, "postgres")}`
+      : "Using the database at DATABASE_URL",
+  );
 
   let server: Server | undefined;
   let stopping = false;

@@ -7,7 +7,8 @@ import { ApiClientError } from "@/lib/client/api-client";
 
 /** Errors that another try cannot fix (4xx) are not retried; others (network, 5xx) twice. */
 function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (error instanceof ApiClientError && error.status >= 400 && error.status < 500 && error.status !== 429) return false;
+  if (error instanceof ApiClientError && error.status >= 400 && error.status < 500 && error.status !== 429)
+    return false;
   return failureCount < 2;
 }
 

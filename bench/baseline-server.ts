@@ -16,7 +16,10 @@ const table = process.env.BASELINE_TABLE ?? "bench_baseline";
 if (!/^[a-z_]+$/.test(table)) throw new Error("BASELINE_TABLE must be a plain identifier");
 const workspaceId = process.env.BASELINE_WORKSPACE_ID ?? "";
 const endpointId = process.env.BASELINE_ENDPOINT_ID ?? "";
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+});
 
 const INSERT = `
   INSERT INTO ${table}
@@ -46,7 +49,8 @@ const server = createServer((request, response) => {
         return;
       }
       const headers: Record<string, string> = {};
-      for (let index = 0; index + 1 < request.rawHeaders.length; index += 2) headers[request.rawHeaders[index]!.toLowerCase()] = request.rawHeaders[index + 1]!;
+      for (let index = 0; index + 1 < request.rawHeaders.length; index += 2)
+        headers[request.rawHeaders[index]!.toLowerCase()] = request.rawHeaders[index + 1]!;
       const id = randomUUID();
       await pool.query(INSERT, [
         id,
@@ -61,7 +65,9 @@ const server = createServer((request, response) => {
         body.byteLength,
       ]);
       const answer = JSON.stringify({ received: true, deliveryId: id });
-      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) }).end(answer);
+      response
+        .writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) })
+        .end(answer);
     } catch (error) {
       console.error(error);
       response.writeHead(500).end();

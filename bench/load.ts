@@ -69,14 +69,30 @@ export function percentile(sorted: number[], p: number): number {
 export function summarize(values: number[]) {
   const sorted = [...values].sort((a, b) => a - b);
   const mean = sorted.reduce((sum, value) => sum + value, 0) / (sorted.length || 1);
-  return { p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted.at(-1) ?? Number.NaN, mean };
+  return {
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? Number.NaN,
+    mean,
+  };
 }
 
 /** A JSON document of exactly `bytes` bytes (ASCII), shaped like a real webhook: an event with nested line items. */
 export function jsonBodyOfSize(bytes: number): string {
   const lines: unknown[] = [];
-  const document = { type: "invoice.paid", id: "evt_0000000000000000", created: 1_767_225_600, data: { object: { id: "in_000000", currency: "usd", amount_paid: 4200, lines, note: "" } } };
-  const lineItem = (index: number) => ({ id: `il_${String(index).padStart(8, "0")}`, description: "Signalbox benchmark line item", amount: 100 + (index % 900), quantity: 1 + (index % 7) });
+  const document = {
+    type: "invoice.paid",
+    id: "evt_0000000000000000",
+    created: 1_767_225_600,
+    data: { object: { id: "in_000000", currency: "usd", amount_paid: 4200, lines, note: "" } },
+  };
+  const lineItem = (index: number) => ({
+    id: `il_${String(index).padStart(8, "0")}`,
+    description: "Signalbox benchmark line item",
+    amount: 100 + (index % 900),
+    quantity: 1 + (index % 7),
+  });
   const itemBytes = JSON.stringify(lineItem(0)).length + 1;
   const emptyBytes = JSON.stringify(document).length;
   const items = Math.max(0, Math.floor((bytes - emptyBytes) / itemBytes) - 1);
@@ -96,7 +112,15 @@ async function runCannon(job: CannonJob): Promise<LoadResult> {
     fail = reject;
   });
   const instance = autocannon(
-    { url: job.url, method: job.method, headers: job.headers, body, connections: job.connections, duration: job.durationSeconds, timeout: 30 },
+    {
+      url: job.url,
+      method: job.method,
+      headers: job.headers,
+      body,
+      connections: job.connections,
+      duration: job.durationSeconds,
+      timeout: 30,
+    },
     (error, result) => (error ? fail(error) : finish(result)),
   );
   instance.on("response", (_client, statusCode, _bytes, responseTime) => {
@@ -116,7 +140,13 @@ async function runCannon(job: CannonJob): Promise<LoadResult> {
 }
 
 function readPath(value: unknown, dotted: string): unknown {
-  return dotted.split(".").reduce<unknown>((current, key) => (current && typeof current === "object" ? (current as Record<string, unknown>)[key] : undefined), value);
+  return dotted
+    .split(".")
+    .reduce<unknown>(
+      (current, key) =>
+        current && typeof current === "object" ? (current as Record<string, unknown>)[key] : undefined,
+      value,
+    );
 }
 
 async function runSequence(job: SequenceJob): Promise<LoadResult> {
@@ -132,12 +162,18 @@ async function runSequence(job: SequenceJob): Promise<LoadResult> {
     if (index === job.warmup) countedFrom = performance.now();
     const sent = performance.now();
     const answer = await new Promise<{ status: number; text: string } | null>((resolve) => {
-      const outgoing = http.request(new URL(request.path, job.baseUrl), { method: request.method, headers: request.headers, agent }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-        response.on("error", () => resolve(null));
-      });
+      const outgoing = http.request(
+        new URL(request.path, job.baseUrl),
+        { method: request.method, headers: request.headers, agent },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }),
+          );
+          response.on("error", () => resolve(null));
+        },
+      );
       outgoing.on("error", () => resolve(null));
       outgoing.end(request.body);
     });
@@ -172,8 +208,18 @@ async function runSequence(job: SequenceJob): Promise<LoadResult> {
     latency: summarize(latencies),
     statuses,
     errors,
-    ...(job.extract && { extracted: { p50: percentile(sortedExtracted, 50), p99: percentile(sortedExtracted, 99), count: extracted.length } }),
-    ...(tagged.size && { byTag: Object.fromEntries([...tagged].map(([tag, values]) => [tag, { ...summarize(values), count: values.length }])) }),
+    ...(job.extract && {
+      extracted: {
+        p50: percentile(sortedExtracted, 50),
+        p99: percentile(sortedExtracted, 99),
+        count: extracted.length,
+      },
+    }),
+    ...(tagged.size && {
+      byTag: Object.fromEntries(
+        [...tagged].map(([tag, values]) => [tag, { ...summarize(values), count: values.length }]),
+      ),
+    }),
   };
 }
 

@@ -19,7 +19,14 @@ import { disconnectDb } from "@/lib/db/client";
 import { buildApp, staleBuildReason } from "@/lib/launcher/build";
 import { startFakeHunter, type FakeHunter } from "@/test/fakes/hunter-server";
 import { FULL, SMOKE } from "./lib/config";
-import { BASELINE_NOTIFY_TABLE, BASELINE_TABLE, createBaselineTables, startBenchDatabase, waitForQuiet, type BenchDatabase } from "./lib/database";
+import {
+  BASELINE_NOTIFY_TABLE,
+  BASELINE_TABLE,
+  createBaselineTables,
+  startBenchDatabase,
+  waitForQuiet,
+  type BenchDatabase,
+} from "./lib/database";
 import { createBenchAccount } from "./lib/fixtures";
 import { ROOT, startServerProcess, type ServerProcess } from "./lib/processes";
 import { checksTable, formatTable, type BenchContext, type ScenarioOutcome } from "./lib/report";
@@ -34,7 +41,10 @@ type ScenarioName = (typeof SCENARIOS)[number];
 const args = process.argv.slice(2);
 const config = args.includes("--smoke") ? SMOKE : FULL;
 const strict = args.includes("--strict");
-const only = args.find((arg) => arg.startsWith("--only="))?.slice("--only=".length).split(",") ?? [...SCENARIOS];
+const only = args
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",") ?? [...SCENARIOS];
 const selected = (name: ScenarioName) => only.includes(name);
 
 const started = performance.now();
@@ -56,7 +66,9 @@ function machine() {
 
 async function main(): Promise<number> {
   const host = machine();
-  log(`${config.mode} run on ${host.cpus} × ${host.cpuModel}, ${host.memoryGiB} GiB, Node ${host.node}; load average ${host.loadAverageAtStart.map((load) => load.toFixed(1)).join(" ")}`);
+  log(
+    `${config.mode} run on ${host.cpus} × ${host.cpuModel}, ${host.memoryGiB} GiB, Node ${host.node}; load average ${host.loadAverageAtStart.map((load) => load.toFixed(1)).join(" ")}`,
+  );
   const reason = staleBuildReason(ROOT);
   if (reason) {
     log(`building the app (${reason})`);
@@ -116,7 +128,10 @@ async function main(): Promise<number> {
     });
     const baseline = await startServerProcess(path.join("bench", "baseline-server.ts"), baselineEnv(BASELINE_TABLE));
     processes.push(baseline);
-    const baselineNotify = await startServerProcess(path.join("bench", "baseline-server.ts"), baselineEnv(BASELINE_NOTIFY_TABLE));
+    const baselineNotify = await startServerProcess(
+      path.join("bench", "baseline-server.ts"),
+      baselineEnv(BASELINE_NOTIFY_TABLE),
+    );
     processes.push(baselineNotify);
     log(`app on ${app.baseUrl}, baselines on ${baseline.baseUrl} and ${baselineNotify.baseUrl}`);
 
@@ -168,8 +183,24 @@ async function main(): Promise<number> {
 
   const resultsDir = path.join(ROOT, "bench", "results");
   await mkdir(resultsDir, { recursive: true });
-  const stamp = new Date().toISOString().replaceAll(":", "-").replace(/\.\d+Z$/, "Z");
-  const json = JSON.stringify({ mode: config.mode, startedAt: new Date(Date.now() - seconds * 1000).toISOString(), seconds, machine: { ...host, loadAverageAtEnd: os.loadavg() }, config, checks, failures, outcomes }, null, 2);
+  const stamp = new Date()
+    .toISOString()
+    .replaceAll(":", "-")
+    .replace(/\.\d+Z$/, "Z");
+  const json = JSON.stringify(
+    {
+      mode: config.mode,
+      startedAt: new Date(Date.now() - seconds * 1000).toISOString(),
+      seconds,
+      machine: { ...host, loadAverageAtEnd: os.loadavg() },
+      config,
+      checks,
+      failures,
+      outcomes,
+    },
+    null,
+    2,
+  );
   await writeFile(path.join(resultsDir, `${stamp}-${config.mode}.json`), json);
   await writeFile(path.join(resultsDir, `latest-${config.mode}.json`), json);
   log(`results written to bench/results/latest-${config.mode}.json`);

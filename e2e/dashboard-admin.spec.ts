@@ -7,7 +7,12 @@ import { collectPageErrors, SCREENSHOTS } from "./page-errors";
 
 /** Signs up a new user with a new workspace and waits for the home page. */
 async function signUp(page: Page, tag: string): Promise<{ email: string; workspace: string }> {
-  const user = { name: "Grace Hopper", email: `grace+${tag}-${Date.now()}@example.com`, password: "compiler-a0-1952", workspace: `Admin ${tag}` };
+  const user = {
+    name: "Grace Hopper",
+    email: `grace+${tag}-${Date.now()}@example.com`,
+    password: "compiler-a0-1952",
+    workspace: `Admin ${tag}`,
+  };
   await page.goto("/sign-up");
   await page.getByLabel("Your name").fill(user.name);
   await page.getByLabel("Email").fill(user.email);
@@ -105,7 +110,11 @@ test("endpoints: create one in the form, send a test delivery, disable it, delet
   await expect(toggle).not.toHaveAttribute("aria-disabled", "true");
   await expect(card.getByText("Disabled", { exact: true })).toBeVisible();
   await card.getByRole("button", { name: "Send test delivery" }).click();
-  await expect(card.getByRole("status").filter({ hasText: "Refused with 404: the endpoint is disabled. Enable it to receive deliveries." })).toBeVisible();
+  await expect(
+    card
+      .getByRole("status")
+      .filter({ hasText: "Refused with 404: the endpoint is disabled. Enable it to receive deliveries." }),
+  ).toBeVisible();
 
   // Delete it, after the confirmation dialog.
   await card.getByRole("button", { name: "Delete" }).click();
@@ -114,14 +123,18 @@ test("endpoints: create one in the form, send a test delivery, disable it, delet
   await expect(confirm).toContainText("All 1 delivery received on it, 1 of them still pending, are deleted with it.");
   await confirm.getByRole("button", { name: "Delete endpoint and deliveries" }).click();
   await expect(confirm).toBeHidden();
-  await expect(page.getByRole("status").filter({ hasText: "Deleted “Billing events” and its 1 delivery." })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Deleted “Billing events” and its 1 delivery." }),
+  ).toBeVisible();
   await expect(card).toBeHidden();
   await expect(page.getByRole("heading", { name: "No webhook endpoints yet" })).toBeVisible();
 
   // The one error is Chromium's own network log line for the refused test delivery (a fetch answered 404, which is
   // what this test asks for); the app itself logged nothing.
   expect(errors, "the pages logged errors").toEqual([
-    expect.stringMatching(/^console: Failed to load resource: the server responded with a status of 404 \(Not Found\) \(http:\/\/[^)]+\/webhooks\/ingest\/we_\w+\)$/),
+    expect.stringMatching(
+      /^console: Failed to load resource: the server responded with a status of 404 \(Not Found\) \(http:\/\/[^)]+\/webhooks\/ingest\/we_\w+\)$/,
+    ),
   ]);
 });
 
@@ -149,7 +162,9 @@ test("API keys: a live key made in the UI works until it is revoked", async ({ p
   await expect(confirm).toBeVisible();
   await confirm.getByRole("button", { name: "Revoke key" }).click();
   await expect(confirm).toBeHidden();
-  await expect(page.getByRole("status").filter({ hasText: "Revoked “CRM sync”. Requests with it now get 401." })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Revoked “CRM sync”. Requests with it now get 401." }),
+  ).toBeVisible();
   await expect(row).toContainText("Revoked");
   await expect(row.getByRole("button", { name: "Revoke CRM sync" })).toHaveCount(0);
 
@@ -159,7 +174,10 @@ test("API keys: a live key made in the UI works until it is revoked", async ({ p
   expect(errors, "the pages logged errors").toEqual([]);
 });
 
-test("usage: calls with a test key are listed per operation and in the ledger, and cost nothing", async ({ page, request }) => {
+test("usage: calls with a test key are listed per operation and in the ledger, and cost nothing", async ({
+  page,
+  request,
+}) => {
   const errors = collectPageErrors(page);
   await signUp(page, "usage");
 
@@ -176,10 +194,16 @@ test("usage: calls with a test key are listed per operation and in the ledger, a
   const key = await createKey(page, "Sandbox", "Test");
   const headers = { authorization: `Bearer ${key}` };
 
-  const emails = await request.post("/v1/data/svc/companies/domain-emails", { headers, data: { domain: "example.org" } });
+  const emails = await request.post("/v1/data/svc/companies/domain-emails", {
+    headers,
+    data: { domain: "example.org" },
+  });
   expect(emails.status()).toBe(200);
   expect(await emails.json()).toHaveProperty("meta");
-  const intelligence = await request.post("/v1/data/svc/companies/intelligence", { headers, data: { domain: "example.org", signal: "funding" } });
+  const intelligence = await request.post("/v1/data/svc/companies/intelligence", {
+    headers,
+    data: { domain: "example.org", signal: "funding" },
+  });
   expect(intelligence.status()).toBe(200);
   expect(await intelligence.json()).toHaveProperty("meta");
 

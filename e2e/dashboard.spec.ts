@@ -5,7 +5,12 @@ import { collectPageErrors, SCREENSHOTS } from "./page-errors";
 // acknowledgement, the detail drawer, sign out and back in. Endpoints are created through the API with the session
 // (the Endpoints page has its own test), exactly as the dashboard's client calls it.
 
-const user = { name: "Ada Lovelace", email: `ada+${Date.now()}@example.com`, password: "analytical-engine-1843", workspace: "Analytical Engines" };
+const user = {
+  name: "Ada Lovelace",
+  email: `ada+${Date.now()}@example.com`,
+  password: "analytical-engine-1843",
+  workspace: "Analytical Engines",
+};
 
 test.describe.configure({ mode: "serial" });
 
@@ -35,7 +40,10 @@ test("sign up, see the empty inbox, receive webhooks live, acknowledge them, sig
   await page.screenshot({ path: `${SCREENSHOTS}/deliveries-empty.png`, fullPage: true });
 
   // An endpoint, created with the session the way the dashboard's client does it.
-  const created = await page.request.post("/v1/webhook-endpoints", { headers: { "x-signalbox-dashboard": "1" }, data: { name: "Payments" } });
+  const created = await page.request.post("/v1/webhook-endpoints", {
+    headers: { "x-signalbox-dashboard": "1" },
+    data: { name: "Payments" },
+  });
   expect(created.status()).toBe(201);
   const endpoint = ((await created.json()) as { data: { id: string; ingestUrl: string } }).data;
   await expect(empty).toContainText(endpoint.ingestUrl, { timeout: 10_000 });
@@ -62,9 +70,17 @@ test("sign up, see the empty inbox, receive webhooks live, acknowledge them, sig
   await page.screenshot({ path: `${SCREENSHOTS}/deliveries-list.png`, fullPage: true });
 
   // Bulk-acknowledge two: one request, both rows change, the pending count drops.
-  await page.getByRole("checkbox", { name: /Select delivery/ }).nth(0).check();
-  await page.getByRole("checkbox", { name: /Select delivery/ }).nth(1).check();
-  const bulk = page.waitForRequest((request) => request.url().endsWith("/v1/webhook-endpoints/deliveries/ack") && request.method() === "POST");
+  await page
+    .getByRole("checkbox", { name: /Select delivery/ })
+    .nth(0)
+    .check();
+  await page
+    .getByRole("checkbox", { name: /Select delivery/ })
+    .nth(1)
+    .check();
+  const bulk = page.waitForRequest(
+    (request) => request.url().endsWith("/v1/webhook-endpoints/deliveries/ack") && request.method() === "POST",
+  );
   await page.getByRole("button", { name: "Acknowledge 2" }).click();
   expect(JSON.parse((await bulk).postData() ?? "{}").ids).toHaveLength(2);
   await expect(page.getByRole("status").filter({ hasText: "Acknowledged 2 deliveries." })).toBeVisible();
@@ -72,7 +88,10 @@ test("sign up, see the empty inbox, receive webhooks live, acknowledge them, sig
   await expect(page.getByText("1 pending delivery")).toBeVisible();
 
   // The third from the drawer: payload, headers, then Acknowledge; Escape closes it.
-  await page.getByRole("button", { name: /View delivery/ }).nth(2).click();
+  await page
+    .getByRole("button", { name: /View delivery/ })
+    .nth(2)
+    .click();
   const drawer = page.getByRole("dialog", { name: "Delivery" });
   await expect(drawer).toBeVisible();
   await expect(drawer.locator(".json-tree")).toContainText('"event": "payment.succeeded"');

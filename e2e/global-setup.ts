@@ -11,7 +11,9 @@ export default async function globalSetup(): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (!process.env[LIVE_KEY_ENV]) {
     if (Date.now() > deadline) {
-      throw new Error(`The app did not print a first-run live key; was DATA_DIR (${process.env.SIGNALBOX_E2E_DATA_DIR}) not empty?`);
+      throw new Error(
+        `The app did not print a first-run live key; was DATA_DIR (${process.env.SIGNALBOX_E2E_DATA_DIR}) not empty?`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

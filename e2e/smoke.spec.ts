@@ -29,7 +29,9 @@ test.describe("pages", () => {
     expect(errors, "the page logged errors").toEqual([]);
   });
 
-  test("signed out, / redirects to the sign-in page, which introduces Signalbox and links to the API reference", async ({ page }) => {
+  test("signed out, / redirects to the sign-in page, which introduces Signalbox and links to the API reference", async ({
+    page,
+  }) => {
     const response = await page.goto("/");
     expect(response?.status()).toBe(200);
     await expect(page).toHaveURL(/\/sign-in$/);
@@ -86,7 +88,11 @@ test.describe("API", () => {
     const response = await request.get("/v1/openapi.json");
     expect(response.status()).toBe(200);
     expect(response.headers()["content-type"]).toContain("application/json");
-    const document = (await response.json()) as { openapi: string; info: { version: string }; paths: Record<string, unknown> };
+    const document = (await response.json()) as {
+      openapi: string;
+      info: { version: string };
+      paths: Record<string, unknown>;
+    };
     expect(document.openapi).toBe("3.1.0");
     expect(document.info.version).toBe("1.0.0");
     expect(Object.keys(document.paths)).toContain("/v1/workspace");

@@ -16,7 +16,9 @@ export async function ensureAppSecret(connectionString: string): Promise<string>
       SECRET_KEY,
       randomBytes(32).toString("base64url"),
     ]);
-    const { rows } = await client.query<{ value: string }>(`SELECT value FROM app_settings WHERE key = $1`, [SECRET_KEY]);
+    const { rows } = await client.query<{ value: string }>(`SELECT value FROM app_settings WHERE key = $1`, [
+      SECRET_KEY,
+    ]);
     return rows[0]!.value;
   } finally {
     await client.end();

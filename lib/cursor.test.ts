@@ -9,7 +9,11 @@ beforeAll(() => {
 const position = { createdAt: new Date("2026-11-22T10:00:00.123Z"), id: "0b7c6f0e-6a5e-4a0e-9a8e-3d2b1c0f9e8d" };
 const scope: CursorScope = { workspaceId: "ws_a", list: "deliveries", unacknowledged: true, endpointId: undefined };
 
-function rejects(cursor: string, withScope = scope, decode: (cursor: string, scope: CursorScope) => unknown = decodeCursor) {
+function rejects(
+  cursor: string,
+  withScope = scope,
+  decode: (cursor: string, scope: CursorScope) => unknown = decodeCursor,
+) {
   let caught: unknown;
   try {
     decode(cursor, withScope);
@@ -32,7 +36,9 @@ describe("cursors", () => {
   it("refuse any change to the payload or signature", () => {
     const cursor = encodeCursor(position, scope);
     const [payload = "", signature = ""] = cursor.split(".");
-    const forgedPayload = Buffer.from(Buffer.from(payload, "base64url").toString().replace("10:00", "09:00")).toString("base64url");
+    const forgedPayload = Buffer.from(Buffer.from(payload, "base64url").toString().replace("10:00", "09:00")).toString(
+      "base64url",
+    );
     rejects(`${forgedPayload}.${signature}`);
     rejects(`${payload}.${signature.slice(0, -1)}${signature.endsWith("A") ? "B" : "A"}`);
     rejects(payload);
@@ -63,7 +69,9 @@ describe("offset cursors", () => {
     rejects(encodeCursor(position, searchScope), searchScope, decodeOffsetCursor);
     rejects(encodeOffsetCursor(40, searchScope), searchScope, decodeCursor);
     const [payload, signature] = encodeOffsetCursor(40, searchScope).split(".");
-    const forged = Buffer.from(Buffer.from(payload!, "base64url").toString("utf8").replace("40", "4000")).toString("base64url");
+    const forged = Buffer.from(Buffer.from(payload!, "base64url").toString("utf8").replace("40", "4000")).toString(
+      "base64url",
+    );
     rejects(`${forged}.${signature}`, searchScope, decodeOffsetCursor);
   });
 });

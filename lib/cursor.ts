@@ -18,7 +18,11 @@ function sign(payload: string): string {
 }
 
 function scopeKey(scope: CursorScope): string {
-  return JSON.stringify(Object.keys(scope).sort().map((key) => [key, scope[key] ?? null]));
+  return JSON.stringify(
+    Object.keys(scope)
+      .sort()
+      .map((key) => [key, scope[key] ?? null]),
+  );
 }
 
 /** An opaque, signed cursor: `base64url(payload).signature`. */
@@ -40,9 +44,13 @@ export function encodeOffsetCursor(offset: number, scope: CursorScope): string {
 }
 
 function invalidCursor(): ApiError {
-  return new ApiError("validation_error", "Invalid cursor: pass `nextCursor` from the previous page unchanged, with the same filters.", {
-    details: [{ path: "cursor", message: "Not a cursor issued for this listing." }],
-  });
+  return new ApiError(
+    "validation_error",
+    "Invalid cursor: pass `nextCursor` from the previous page unchanged, with the same filters.",
+    {
+      details: [{ path: "cursor", message: "Not a cursor issued for this listing." }],
+    },
+  );
 }
 
 /** The payload of a cursor signed for `scope`; 400 when it was altered, forged, or issued for another scope. */

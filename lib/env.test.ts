@@ -18,13 +18,28 @@ describe("parseEnv", () => {
   });
 
   it("names every bad variable in one error", () => {
-    expect(() => parseEnv({ DATABASE_URL: "mysql://x", PORT: "eighty" })).toThrowError(/DATABASE_URL[\s\S]*PORT|PORT[\s\S]*DATABASE_URL/);
+    expect(() => parseEnv({ DATABASE_URL: "mysql://x", PORT: "eighty" })).toThrowError(
+      /DATABASE_URL[\s\S]*PORT|PORT[\s\S]*DATABASE_URL/,
+    );
   });
 
   it("reads collector settings: DNS servers, test-only loopback and port overrides", () => {
-    const env = parseEnv({ DNS_SERVERS: "127.0.0.1:5353, 9.9.9.9", OUTBOUND_ALLOW_LOOPBACK: "true", OUTBOUND_TEST_PORTS: "http=8080,https=8443" });
-    expect(env).toMatchObject({ DNS_SERVERS: ["127.0.0.1:5353", "9.9.9.9"], OUTBOUND_ALLOW_LOOPBACK: true, OUTBOUND_TEST_PORTS: { http: 8080, https: 8443 } });
-    expect(parseEnv({})).toMatchObject({ DNS_SERVERS: [], OUTBOUND_ALLOW_LOOPBACK: false, OUTBOUND_TEST_PORTS: {}, SEC_EDGAR_ENABLED: true });
+    const env = parseEnv({
+      DNS_SERVERS: "127.0.0.1:5353, 9.9.9.9",
+      OUTBOUND_ALLOW_LOOPBACK: "true",
+      OUTBOUND_TEST_PORTS: "http=8080,https=8443",
+    });
+    expect(env).toMatchObject({
+      DNS_SERVERS: ["127.0.0.1:5353", "9.9.9.9"],
+      OUTBOUND_ALLOW_LOOPBACK: true,
+      OUTBOUND_TEST_PORTS: { http: 8080, https: 8443 },
+    });
+    expect(parseEnv({})).toMatchObject({
+      DNS_SERVERS: [],
+      OUTBOUND_ALLOW_LOOPBACK: false,
+      OUTBOUND_TEST_PORTS: {},
+      SEC_EDGAR_ENABLED: true,
+    });
   });
 
   it("refuses malformed port overrides and flags", () => {

@@ -18,7 +18,10 @@ const portOverrides = z
   .default("")
   .transform((value, context) => {
     const ports: { http?: number; https?: number } = {};
-    for (const entry of value.split(",").map((part) => part.trim()).filter(Boolean)) {
+    for (const entry of value
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       const match = /^(https?)=(\d{1,5})$/.exec(entry);
       if (!match) {
         context.addIssue({ code: "custom", message: `"${entry}" is not scheme=port (http=8080, https=8443)` });
@@ -31,7 +34,9 @@ const portOverrides = z
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
-  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional()),
+  DATABASE_URL: optionalString.pipe(
+    z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
+  ),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   DATA_DIR: z.string().default(".data"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -63,7 +68,12 @@ const envSchema = z.object({
   ENRICHMENT_PROVIDERS_DISABLED: z
     .string()
     .default("")
-    .transform((value) => value.split(",").map((id) => id.trim().toLowerCase()).filter(Boolean)),
+    .transform((value) =>
+      value
+        .split(",")
+        .map((id) => id.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** Where YouTube's player data is fetched from (tests point it at a local fake). */
   YOUTUBE_BASE_URL: optionalString.pipe(z.url().optional()),
   /** Enables the email-finder vendor adapter (domain search). */
@@ -76,14 +86,22 @@ const envSchema = z.object({
   BUILTWITH_API_KEY: optionalString,
   BUILTWITH_API_URL: optionalString.pipe(z.url().optional()),
   /** Funding from public SEC EDGAR Form D filings (no account); "false" turns it off. URLs are for tests. */
-  SEC_EDGAR_ENABLED: z.enum(["true", "false"]).default("true").transform((value) => value === "true"),
+  SEC_EDGAR_ENABLED: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
   SEC_EDGAR_SEARCH_URL: optionalString.pipe(z.url().optional()),
   SEC_EDGAR_ARCHIVE_URL: optionalString.pipe(z.url().optional()),
   /** DNS servers for collectors (host names, MX, SPF, DMARC): comma-separated ip or ip:port; default the system's. */
   DNS_SERVERS: z
     .string()
     .default("")
-    .transform((value) => value.split(",").map((server) => server.trim()).filter(Boolean)),
+    .transform((value) =>
+      value
+        .split(",")
+        .map((server) => server.trim())
+        .filter(Boolean),
+    ),
   /** A contact (email or URL) added to the crawler's User-Agent, as SEC EDGAR and polite crawling ask. */
   OUTBOUND_CONTACT: optionalString,
   /** Pages the website collector reads per company. */

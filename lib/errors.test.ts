@@ -8,7 +8,10 @@ describe("isDatabaseUnavailable", () => {
     ["Prisma pool timeout", { code: "P2024" }],
     ["PostgreSQL shutting down", { code: "57P01" }],
     ["a connection exception", { code: "08006" }],
-    ["a refused socket, as a cause", new Error("query failed", { cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }) })],
+    [
+      "a refused socket, as a cause",
+      new Error("query failed", { cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }) }),
+    ],
     ["a driver adapter error", { code: "P2010", meta: { driverAdapterError: { kind: "DatabaseNotReachable" } } }],
     ["node-postgres losing its connection", new Error("Connection terminated unexpectedly")],
     ["node-postgres waiting for a pool connection too long", new Error("timeout exceeded when trying to connect")],
@@ -20,7 +23,10 @@ describe("isDatabaseUnavailable", () => {
     ["a unique violation", { code: "P2002" }],
     ["a syntax error", { code: "42601" }],
     ["a plain bug", new TypeError("x is undefined")],
-    ["a server error whose message starts alike", Object.assign(new Error("Connection terminated by administrator command"), { code: "42P01" })],
+    [
+      "a server error whose message starts alike",
+      Object.assign(new Error("Connection terminated by administrator command"), { code: "42P01" }),
+    ],
     ["nothing", undefined],
   ])("does not mistake %s for an outage", (_case, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);

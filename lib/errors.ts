@@ -38,7 +38,12 @@ export function toErrorDetails(error: z.ZodError, prefix: (string | number)[] = 
   });
 }
 
-const LOCATION_NAMES = { path: "path parameters", query: "query parameters", header: "headers", body: "request body" } as const;
+const LOCATION_NAMES = {
+  path: "path parameters",
+  query: "query parameters",
+  header: "headers",
+  body: "request body",
+} as const;
 
 export function validationError(error: z.ZodError, location: NonNullable<ApiError["location"]>): ApiError {
   const details = toErrorDetails(error);
@@ -50,15 +55,22 @@ export function validationError(error: z.ZodError, location: NonNullable<ApiErro
 // Prisma: can't reach server, timed out, server closed the connection, pool timeout.
 const PRISMA_UNAVAILABLE = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
 const SOCKET_ERRORS = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND"]);
-const NODE_POSTGRES_UNAVAILABLE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const NODE_POSTGRES_UNAVAILABLE =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 /** True when the error says the database cannot be reached right now (as opposed to a bug): a retry may succeed. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth += 1) {
-    const { code, kind, cause, meta } = current as { code?: unknown; kind?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    const { code, kind, cause, meta } = current as {
+      code?: unknown;
+      kind?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    };
     if (typeof code === "string") {
       // SQLSTATE class 08 is "connection exception"; 57P01-57P03 are shutdown / cannot connect now.
-      if (PRISMA_UNAVAILABLE.has(code) || SOCKET_ERRORS.has(code) || code.startsWith("08") || /^57P0[1-3]$/.test(code)) return true;
+      if (PRISMA_UNAVAILABLE.has(code) || SOCKET_ERRORS.has(code) || code.startsWith("08") || /^57P0[1-3]$/.test(code))
+        return true;
     }
     if (kind === "DatabaseNotReachable" || kind === "ConnectionClosed" || kind === "SocketTimeout") return true;
     // node-postgres (used directly by the ingest hot path) reports a lost connection or a full pool without a code.

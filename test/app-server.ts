@@ -16,7 +16,8 @@ const ROOT = path.resolve(import.meta.dirname, "..");
  * Starts the real launcher (`server.ts`, as `npm start` does) in its own process on a free port and waits until it
  * is ready. The global setup has made sure the build is fresh, so launchers started in parallel never build. The environment defaults to the test file's DATABASE_URL; pass `DATABASE_URL: ""` to use an embedded server.
  */
-export async function startApp(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<RunningApp> {  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+export async function startApp(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<RunningApp> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -27,7 +28,10 @@ export async function startApp(env: Record<string, string> = {}, timeoutMs = 60_
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`App did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`App did not start within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const check = () => {
       const match = /Ready on (http:\/\/\S+)/.exec(output);
       if (match?.[1]) {

@@ -27,9 +27,19 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const workspace = () => fetch(`${app.baseUrl}/v1/workspace`, { headers: { authorization: `Bearer ${liveKey}` }, signal: AbortSignal.timeout(10_000) });
+const workspace = () =>
+  fetch(`${app.baseUrl}/v1/workspace`, {
+    headers: { authorization: `Bearer ${liveKey}` },
+    signal: AbortSignal.timeout(10_000),
+  });
 const health = () => fetch(`${app.baseUrl}/healthz`, { signal: AbortSignal.timeout(10_000) });
-const ingest = () => fetch(ingestUrl, { method: "POST", headers: { "content-type": "application/json" }, body: '{"n":1}', signal: AbortSignal.timeout(10_000) });
+const ingest = () =>
+  fetch(ingestUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: '{"n":1}',
+    signal: AbortSignal.timeout(10_000),
+  });
 
 describe("when the database goes away", () => {
   it("serves normally first", async () => {

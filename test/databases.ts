@@ -18,7 +18,11 @@ async function withClient<T>(serverUrl: string, work: (client: pg.Client) => Pro
 }
 
 /** A new, empty-but-migrated database cloned from the run's template. Cloning takes milliseconds. */
-export async function cloneDatabase(serverUrl: string, template: string, prefix = "test"): Promise<{ name: string; url: string }> {
+export async function cloneDatabase(
+  serverUrl: string,
+  template: string,
+  prefix = "test",
+): Promise<{ name: string; url: string }> {
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
   await withClient(serverUrl, (client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
   return { name, url: databaseUrl(serverUrl, name) };

@@ -46,7 +46,12 @@ export function enrichmentHarness(baseUrl: () => string, workspaceName: string) 
   const recordingFetch: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
     const text = await response.clone().text();
-    recorded.push({ what: `${init?.method ?? "GET"} ${String(input)} → ${response.status}`, status: response.status, text, headers: [...response.headers] });
+    recorded.push({
+      what: `${init?.method ?? "GET"} ${String(input)} → ${response.status}`,
+      status: response.status,
+      text,
+      headers: [...response.headers],
+    });
     return response;
   };
 
@@ -55,16 +60,27 @@ export function enrichmentHarness(baseUrl: () => string, workspaceName: string) 
     const headers: Record<string, string> = { ...options.headers };
     if (options.authorization !== undefined) headers.authorization = options.authorization;
     else if (options.key) headers.authorization = `Bearer ${options.key}`;
-    const contentType = options.contentType === undefined ? (options.body === undefined ? null : "application/json") : options.contentType;
+    const contentType =
+      options.contentType === undefined
+        ? options.body === undefined
+          ? null
+          : "application/json"
+        : options.contentType;
     if (contentType !== null) headers["content-type"] = contentType;
-    const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    const body =
+      options.body === undefined
+        ? undefined
+        : typeof options.body === "string"
+          ? options.body
+          : JSON.stringify(options.body);
     return readResponse(await recordingFetch(`${baseUrl()}${path}`, { method: "POST", headers, body }));
   }
 
   /** A workspace with `subscriptionCents` of allowance left and `purchasedCents` bought, and one live and one test key. */
   async function account(subscriptionCents = 0, purchasedCents = 0): Promise<Account> {
     const workspace = await createWorkspace({ name: workspaceName });
-    if (subscriptionCents > 0) await setSubscriptionAllowance({ workspaceId: workspace.id, allowanceCents: subscriptionCents, note: "plan" });
+    if (subscriptionCents > 0)
+      await setSubscriptionAllowance({ workspaceId: workspace.id, allowanceCents: subscriptionCents, note: "plan" });
     if (purchasedCents > 0) await creditWorkspace({ workspaceId: workspace.id, cents: purchasedCents, note: "top-up" });
     const live = await createApiKey({ workspaceId: workspace.id, name: "live", mode: "live" });
     const test = await createApiKey({ workspaceId: workspace.id, name: "test", mode: "test" });
@@ -83,11 +99,17 @@ export function enrichmentHarness(baseUrl: () => string, workspaceName: string) 
 }
 
 export async function balances(workspaceId: string) {
-  return db().workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { subscriptionRemainingCents: true, purchasedBalanceCents: true } });
+  return db().workspace.findUniqueOrThrow({
+    where: { id: workspaceId },
+    select: { subscriptionRemainingCents: true, purchasedBalanceCents: true },
+  });
 }
 
 export async function usageRows(workspaceId: string) {
-  return db().ledgerEntry.findMany({ where: { workspaceId, kind: "usage" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return db().ledgerEntry.findMany({
+    where: { workspaceId, kind: "usage" },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
 }
 
 /** A loopback port nothing listens on: https:// to the fake sites fails at once, so the crawler falls back to http://. */

@@ -17,7 +17,8 @@ const now = new Date("2025-06-03T10:20:30Z");
 export const DAY = "2025-06-03";
 export const context = { signal: new AbortController().signal };
 
-export const values = (fields: ProviderFields) => Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field?.value]));
+export const values = (fields: ProviderFields) =>
+  Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field?.value]));
 
 export interface FixtureSnapshots {
   options: FirstPartyOptions;
@@ -34,7 +35,11 @@ async function closedPort(): Promise<number> {
 /** Starts the fixture sites and takes one snapshot of each of acme.example, rival.example and other.example. */
 export async function startFixtureSnapshots(): Promise<FixtureSnapshots> {
   const sites = await startCompanySites();
-  const http = createOutboundClient({ allowLoopback: true, portOverrides: { http: sites.port, https: await closedPort() }, resolver: async () => ["127.0.0.1"] });
+  const http = createOutboundClient({
+    allowLoopback: true,
+    portOverrides: { http: sites.port, https: await closedPort() },
+    resolver: async () => ["127.0.0.1"],
+  });
   const snapshots = new Map<string, CompanySnapshot>();
   for (const domain of ["acme.example", "rival.example", "other.example"]) {
     const crawl = await crawlCompanySite(domain, { http });
@@ -44,7 +49,13 @@ export async function startFixtureSnapshots(): Promise<FixtureSnapshots> {
       collectedAt: now,
       reachable: crawl.pages.length > 0,
       crawl,
-      mailDns: { mx: [{ exchange: `mx.${domain}`, priority: 1 }], mailProvider: null, spf: { record: null, includes: [] }, dmarc: { record: null, policy: null }, txt: [] },
+      mailDns: {
+        mx: [{ exchange: `mx.${domain}`, priority: 1 }],
+        mailProvider: null,
+        spf: { record: null, includes: [] },
+        dmarc: { record: null, policy: null },
+        txt: [],
+      },
       organization: siteEmails.organization,
       siteEmails,
       technologies: [],

@@ -43,7 +43,9 @@ describe("the launcher on an embedded database", () => {
 
       const response = await fetch(`${app.baseUrl}/v1/workspace`, { headers: { authorization: `Bearer ${liveKey}` } });
       expect(response.status).toBe(200);
-      expect(await response.json()).toMatchObject({ data: { workspace: { name: "Demo workspace" }, apiKey: { mode: "live" } } });
+      expect(await response.json()).toMatchObject({
+        data: { workspace: { name: "Demo workspace" }, apiKey: { mode: "live" } },
+      });
     } finally {
       expect(await app.stop("SIGINT")).toBe(0);
     }

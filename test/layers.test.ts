@@ -15,7 +15,9 @@ beforeAll(() => {
 async function boundaryErrors(file: string, specifier: string): Promise<string[]> {
   const code = `import * as probe from "${specifier}";\nexport const value = probe;\n`;
   const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
-  return result!.messages.filter((message) => message.ruleId === "import/no-restricted-paths").map((message) => message.message);
+  return result!.messages
+    .filter((message) => message.ruleId === "import/no-restricted-paths")
+    .map((message) => message.message);
 }
 
 describe("layer boundaries", () => {

@@ -67,7 +67,10 @@ const MIGRATIONS_TABLE = "_prisma_migrations";
 const MAX_IDENTIFIER = 63;
 
 /** Compares `schema` (the text of schema.prisma) with the database at `connectionString`; returns the differences. */
-export async function compareSchemaWithDatabase(options: { schema: string; connectionString: string }): Promise<string[]> {
+export async function compareSchemaWithDatabase(options: {
+  schema: string;
+  connectionString: string;
+}): Promise<string[]> {
   const expected = await expectedShape(options.schema);
   const client = new pg.Client({ connectionString: options.connectionString });
   await client.connect();
@@ -88,7 +91,11 @@ async function expectedShape(schema: string): Promise<ExpectedShape> {
   const enums = new Map(datamodel.enums.map((e) => [e.name, e]));
   const shape: ExpectedShape = { tables: new Map(), enums: new Map() };
 
-  for (const e of datamodel.enums) shape.enums.set(e.dbName ?? e.name, e.values.map((value) => value.dbName ?? value.name));
+  for (const e of datamodel.enums)
+    shape.enums.set(
+      e.dbName ?? e.name,
+      e.values.map((value) => value.dbName ?? value.name),
+    );
 
   const tableName = (model: DmmfModel) => model.dbName ?? model.name;
   const columnName = (model: DmmfModel, fieldName: string): string => {
@@ -105,7 +112,10 @@ async function expectedShape(schema: string): Promise<ExpectedShape> {
       if (field.kind !== "scalar" && field.kind !== "enum") continue;
       const enumDef = field.kind === "enum" ? enums.get(field.type) : undefined;
       table.columns.set(field.dbName ?? field.name, {
-        type: field.kind === "enum" ? `enum ${enumDef?.dbName ?? field.type}${field.isList ? "[]" : ""}` : scalarType(field),
+        type:
+          field.kind === "enum"
+            ? `enum ${enumDef?.dbName ?? field.type}${field.isList ? "[]" : ""}`
+            : scalarType(field),
         // Prisma creates list columns without NOT NULL even though the client treats them as required.
         nullable: !field.isRequired || field.isList,
         default: expectedDefault(field, enumDef),
@@ -113,7 +123,11 @@ async function expectedShape(schema: string): Promise<ExpectedShape> {
     }
     // DMMF leaves `Unsupported("…")` fields out entirely; they are still columns the migrations must create.
     for (const [, unsupported] of extras.get(model.name)?.unsupported ?? []) {
-      table.columns.set(unsupported.column, { type: null, nullable: unsupported.nullable, default: { kind: "unchecked" } });
+      table.columns.set(unsupported.column, {
+        type: null,
+        nullable: unsupported.nullable,
+        default: { kind: "unchecked" },
+      });
     }
 
     for (const field of model.fields) {
@@ -146,11 +160,15 @@ async function expectedShape(schema: string): Promise<ExpectedShape> {
       kind,
       name:
         index.dbName ??
-        (kind === "primary" ? defaultName(tableName(model), [], "pkey") : defaultName(tableName(model), columns, kind === "unique" ? "key" : "idx")),
+        (kind === "primary"
+          ? defaultName(tableName(model), [], "pkey")
+          : defaultName(tableName(model), columns, kind === "unique" ? "key" : "idx")),
       columns,
       descending: index.fields.map((f) => f.sortOrder === "desc"),
       method: (index.algorithm ?? "BTree").toLowerCase(),
-      predicate: extras.get(index.model)?.indexPredicates.get(index.dbName ?? index.fields.map((f) => f.name).join(",")),
+      predicate: extras
+        .get(index.model)
+        ?.indexPredicates.get(index.dbName ?? index.fields.map((f) => f.name).join(",")),
     });
   }
   return shape;
@@ -169,7 +187,8 @@ function addImplicitManyToManyTables(datamodel: Datamodel, shape: ExpectedShape)
     }
   }
   for (const [relation, fields] of sides) {
-    if (fields.length !== 2 || !fields.every(({ field }) => field.isList && !field.relationFromFields?.length)) continue;
+    if (fields.length !== 2 || !fields.every(({ field }) => field.isList && !field.relationFromFields?.length))
+      continue;
     const [a, b] = fields.map(({ model }) => model).sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
     if (!a || !b) continue;
     const table = `_${relation}`;
@@ -178,11 +197,17 @@ function addImplicitManyToManyTables(datamodel: Datamodel, shape: ExpectedShape)
       { column: "B", model: b },
     ].map(({ column, model }) => {
       const id = model.fields.find((field) => field.isId);
-      if (!id) throw new Error(`schema-drift: implicit many-to-many ${relation} needs a single-field @id on ${model.name}`);
+      if (!id)
+        throw new Error(`schema-drift: implicit many-to-many ${relation} needs a single-field @id on ${model.name}`);
       return { column, model, id };
     });
     shape.tables.set(table, {
-      columns: new Map(ends.map(({ column, id }) => [column, { type: scalarType({ ...id, isList: false }), nullable: false, default: { kind: "none" } }])),
+      columns: new Map(
+        ends.map(({ column, id }) => [
+          column,
+          { type: scalarType({ ...id, isList: false }), nullable: false, default: { kind: "none" } },
+        ]),
+      ),
       indexes: [
         { kind: "primary", name: `${table}_AB_pkey`, columns: ["A", "B"], descending: [false, false], method: "btree" },
         { kind: "normal", name: `${table}_B_index`, columns: ["B"], descending: [false], method: "btree" },
@@ -214,7 +239,8 @@ function scalarType(field: DmmfField): string {
     return `${mapped ? mapped(params) : `${native.toLowerCase()}${params}`}${list}`;
   }
   const base = DEFAULT_TYPES[field.type];
-  if (!base) throw new Error(`schema-drift: no PostgreSQL type known for Prisma type ${field.type} (field ${field.name})`);
+  if (!base)
+    throw new Error(`schema-drift: no PostgreSQL type known for Prisma type ${field.type} (field ${field.name})`);
   return `${base}${list}`;
 }
 
@@ -332,16 +358,26 @@ function balanced(text: string): boolean {
  */
 function scanSchemaText(schema: string): Map<string, SchemaTextExtras> {
   const result = new Map<string, SchemaTextExtras>();
-  const withoutComments = schema.replace(/("(?:[^"\\]|\\.)*")|\/\/.*$/gm, (match, quoted: string | undefined) => quoted ?? "");
+  const withoutComments = schema.replace(
+    /("(?:[^"\\]|\\.)*")|\/\/.*$/gm,
+    (match, quoted: string | undefined) => quoted ?? "",
+  );
   for (const block of withoutComments.matchAll(/^\s*model\s+(\w+)\s*\{([\s\S]*?)^\s*\}/gm)) {
     const extras: SchemaTextExtras = { unsupported: new Map(), relationMaps: new Map(), indexPredicates: new Map() };
     result.set(block[1] ?? "", extras);
     for (const line of (block[2] ?? "").split("\n")) {
-      const partial = /^\s*@@(?:index|unique)\(\s*\[([^\]]*)\](.*)\bwhere:\s*raw\(\s*"((?:[^"\\]|\\.)*)"\s*\)/.exec(line);
+      const partial = /^\s*@@(?:index|unique)\(\s*\[([^\]]*)\](.*)\bwhere:\s*raw\(\s*"((?:[^"\\]|\\.)*)"\s*\)/.exec(
+        line,
+      );
       if (partial) {
         const [, fields = "", options = "", predicate = ""] = partial;
         const name = /\bmap:\s*"([^"]+)"/.exec(options)?.[1];
-        const key = name ?? fields.split(",").map((f) => f.trim().replace(/\(.*$/, "")).join(",");
+        const key =
+          name ??
+          fields
+            .split(",")
+            .map((f) => f.trim().replace(/\(.*$/, ""))
+            .join(",");
         extras.indexPredicates.set(key, normalizePredicate(predicate.replaceAll('\\"', '"')));
         continue;
       }
@@ -372,14 +408,23 @@ async function liveShape(client: pg.Client): Promise<LiveShape> {
     GROUP BY t.typname`);
   for (const row of enums.rows) shape.enums.set(row.name, row.values);
 
-  const tables = await client.query<{ name: string }>(`
+  const tables = await client.query<{ name: string }>(
+    `
     SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-    WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relname <> $1`, [MIGRATIONS_TABLE]);
+    WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relname <> $1`,
+    [MIGRATIONS_TABLE],
+  );
   for (const row of tables.rows) shape.tables.set(row.name, { columns: new Map(), indexes: [], foreignKeys: [] });
 
   const columns = await client.query<{
-    table: string; column: string; type: string; enum_type: string | null; is_array: boolean; not_null: boolean;
-    default: string | null; identity: string;
+    table: string;
+    column: string;
+    type: string;
+    enum_type: string | null;
+    is_array: boolean;
+    not_null: boolean;
+    default: string | null;
+    identity: string;
   }>(`
     SELECT c.relname AS table, a.attname AS column, format_type(a.atttypid, a.atttypmod) AS type,
            CASE WHEN base.typtype = 'e' THEN base.typname END AS enum_type, t.typcategory = 'A' AS is_array,
@@ -401,9 +446,17 @@ async function liveShape(client: pg.Client): Promise<LiveShape> {
   }
 
   const indexes = await client.query<{
-    table: string; name: string; primary: boolean; unique: boolean; columns: string[]; options: number[];
-    method: string; expressions: boolean; predicate: string | null;
-  }>(`
+    table: string;
+    name: string;
+    primary: boolean;
+    unique: boolean;
+    columns: string[];
+    options: number[];
+    method: string;
+    expressions: boolean;
+    predicate: string | null;
+  }>(
+    `
     SELECT t.relname AS table, i.relname AS name, x.indisprimary AS primary, x.indisunique AS unique,
            array(SELECT a.attname FROM unnest(x.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
                  JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS columns,
@@ -414,7 +467,9 @@ async function liveShape(client: pg.Client): Promise<LiveShape> {
     JOIN pg_class t ON t.oid = x.indrelid
     JOIN pg_namespace n ON n.oid = t.relnamespace
     JOIN pg_am am ON am.oid = i.relam
-    WHERE n.nspname = current_schema() AND t.relname <> $1`, [MIGRATIONS_TABLE]);
+    WHERE n.nspname = current_schema() AND t.relname <> $1`,
+    [MIGRATIONS_TABLE],
+  );
   for (const row of indexes.rows) {
     shape.tables.get(row.table)?.indexes.push({
       kind: row.primary ? "primary" : row.unique ? "unique" : "normal",
@@ -429,8 +484,13 @@ async function liveShape(client: pg.Client): Promise<LiveShape> {
   }
 
   const foreignKeys = await client.query<{
-    table: string; name: string; columns: string[]; referenced_table: string; referenced_columns: string[];
-    on_delete: string; on_update: string;
+    table: string;
+    name: string;
+    columns: string[];
+    referenced_table: string;
+    referenced_columns: string[];
+    on_delete: string;
+    on_update: string;
   }>(`
     SELECT t.relname AS table, con.conname AS name,
            array(SELECT a.attname FROM unnest(con.conkey) WITH ORDINALITY k(attnum, ord)
@@ -458,7 +518,13 @@ async function liveShape(client: pg.Client): Promise<LiveShape> {
 }
 
 const IDENTITY = "GENERATED AS IDENTITY";
-const ACTION_CODES: Record<string, string> = { a: "NO ACTION", r: "RESTRICT", c: "CASCADE", n: "SET NULL", d: "SET DEFAULT" };
+const ACTION_CODES: Record<string, string> = {
+  a: "NO ACTION",
+  r: "RESTRICT",
+  c: "CASCADE",
+  n: "SET NULL",
+  d: "SET DEFAULT",
+};
 
 // ---------------------------------------------------------------------------------------------------------------
 // The diff.
@@ -474,7 +540,8 @@ function diffShapes(expected: ExpectedShape, live: LiveShape): string[] {
       report(`enum ${name}: values are [${liveValues.join(", ")}], schema says [${values.join(", ")}]`);
     }
   }
-  for (const name of live.enums.keys()) if (!expected.enums.has(name)) report(`enum ${name}: in the database but not in the schema`);
+  for (const name of live.enums.keys())
+    if (!expected.enums.has(name)) report(`enum ${name}: in the database but not in the schema`);
 
   for (const [tableName, table] of expected.tables) {
     const liveTable = live.tables.get(tableName);
@@ -486,13 +553,19 @@ function diffShapes(expected: ExpectedShape, live: LiveShape): string[] {
     diffIndexes(tableName, table, liveTable, report);
     diffForeignKeys(tableName, table, liveTable, report);
   }
-  for (const name of live.tables.keys()) if (!expected.tables.has(name)) report(`table ${name}: in the database but not in the schema`);
+  for (const name of live.tables.keys())
+    if (!expected.tables.has(name)) report(`table ${name}: in the database but not in the schema`);
   return differences;
 }
 
 type Report = (message: string) => void;
 
-function diffColumns(tableName: string, table: Table<ExpectedDefault>, liveTable: Table<string | null>, report: Report): void {
+function diffColumns(
+  tableName: string,
+  table: Table<ExpectedDefault>,
+  liveTable: Table<string | null>,
+  report: Report,
+): void {
   for (const [name, column] of table.columns) {
     const where = `column ${tableName}.${name}`;
     const liveColumn = liveTable.columns.get(name);
@@ -500,9 +573,12 @@ function diffColumns(tableName: string, table: Table<ExpectedDefault>, liveTable
       report(`${where}: missing in the database`);
       continue;
     }
-    if (column.type !== null && column.type !== liveColumn.type) report(`${where}: type is ${liveColumn.type}, schema says ${column.type}`);
+    if (column.type !== null && column.type !== liveColumn.type)
+      report(`${where}: type is ${liveColumn.type}, schema says ${column.type}`);
     if (column.nullable !== liveColumn.nullable) {
-      report(`${where}: is ${liveColumn.nullable ? "nullable" : "NOT NULL"}, schema says ${column.nullable ? "nullable" : "NOT NULL"}`);
+      report(
+        `${where}: is ${liveColumn.nullable ? "nullable" : "NOT NULL"}, schema says ${column.nullable ? "nullable" : "NOT NULL"}`,
+      );
     }
     const problem = defaultProblem(column.default, liveColumn.default);
     if (problem) report(`${where}: ${problem}`);
@@ -522,7 +598,9 @@ function defaultProblem(expected: ExpectedDefault, live: string | null): string 
     case "present":
       return live === null ? `${has}, schema declares one` : null;
     case "sequence":
-      return live !== null && (live === IDENTITY || /^nextval\(/.test(live)) ? null : `${has}, schema says autoincrement()`;
+      return live !== null && (live === IDENTITY || /^nextval\(/.test(live))
+        ? null
+        : `${has}, schema says autoincrement()`;
     case "now":
       return live !== null && /^(CURRENT_TIMESTAMP|now\(\))$/i.test(live) ? null : `${has}, schema says now()`;
     case "literal": {
@@ -576,10 +654,16 @@ function describeIndex(index: Index): string {
   return `${label} ${index.name} (${describeColumns(index)})${index.method === "btree" ? "" : ` USING ${index.method}`}${index.predicate ? ` WHERE ${index.predicate}` : ""}`;
 }
 
-function diffIndexes(tableName: string, table: Table<ExpectedDefault>, liveTable: Table<string | null>, report: Report): void {
+function diffIndexes(
+  tableName: string,
+  table: Table<ExpectedDefault>,
+  liveTable: Table<string | null>,
+  report: Report,
+): void {
   const unmatched = [...liveTable.indexes];
   for (const index of table.indexes) {
-    const sameColumns = (live: Index) => live.kind === index.kind && !live.special && live.columns.join(",") === index.columns.join(",");
+    const sameColumns = (live: Index) =>
+      live.kind === index.kind && !live.special && live.columns.join(",") === index.columns.join(",");
     // Prefer the live index with the same predicate: a table may hold a full and a partial index on the same columns.
     let at = unmatched.findIndex((live) => sameColumns(live) && live.predicate === index.predicate);
     if (at < 0) at = unmatched.findIndex(sameColumns);
@@ -591,12 +675,16 @@ function diffIndexes(tableName: string, table: Table<ExpectedDefault>, liveTable
     if (!live) continue;
     const where = `table ${tableName}: ${describeIndex(index)}`;
     if (live.name !== index.name) report(`${where} is named ${live.name} in the database`);
-    if (live.descending.join(",") !== index.descending.join(",")) report(`${where} is sorted (${describeColumns(live)}) in the database`);
+    if (live.descending.join(",") !== index.descending.join(","))
+      report(`${where} is sorted (${describeColumns(live)}) in the database`);
     if (live.method !== index.method) report(`${where} uses ${live.method} in the database`);
-    if (live.predicate !== index.predicate) report(`${where} has ${live.predicate ? `WHERE ${live.predicate}` : "no WHERE"} in the database`);
+    if (live.predicate !== index.predicate)
+      report(`${where} has ${live.predicate ? `WHERE ${live.predicate}` : "no WHERE"} in the database`);
   }
   for (const live of unmatched) {
-    report(`table ${tableName}: ${describeIndex(live)}${live.special ? `, ${live.special},` : ""} is in the database but not in the schema`);
+    report(
+      `table ${tableName}: ${describeIndex(live)}${live.special ? `, ${live.special},` : ""} is in the database but not in the schema`,
+    );
   }
 }
 
@@ -604,10 +692,17 @@ function describeForeignKey(fk: ForeignKey): string {
   return `foreign key ${fk.name} (${fk.columns.join(", ")}) → ${fk.referencedTable}(${fk.referencedColumns.join(", ")}) ON DELETE ${fk.onDelete} ON UPDATE ${fk.onUpdate}`;
 }
 
-function diffForeignKeys(tableName: string, table: Table<ExpectedDefault>, liveTable: Table<string | null>, report: Report): void {
+function diffForeignKeys(
+  tableName: string,
+  table: Table<ExpectedDefault>,
+  liveTable: Table<string | null>,
+  report: Report,
+): void {
   const unmatched = [...liveTable.foreignKeys];
   for (const fk of table.foreignKeys) {
-    const at = unmatched.findIndex((live) => live.columns.join(",") === fk.columns.join(",") && live.referencedTable === fk.referencedTable);
+    const at = unmatched.findIndex(
+      (live) => live.columns.join(",") === fk.columns.join(",") && live.referencedTable === fk.referencedTable,
+    );
     if (at < 0) {
       report(`table ${tableName}: ${describeForeignKey(fk)} is missing in the database`);
       continue;
@@ -622,5 +717,6 @@ function diffForeignKeys(tableName: string, table: Table<ExpectedDefault>, liveT
     if (live.onDelete !== fk.onDelete) report(`${where} is ON DELETE ${live.onDelete} in the database`);
     if (live.onUpdate !== fk.onUpdate) report(`${where} is ON UPDATE ${live.onUpdate} in the database`);
   }
-  for (const live of unmatched) report(`table ${tableName}: ${describeForeignKey(live)} is in the database but not in the schema`);
+  for (const live of unmatched)
+    report(`table ${tableName}: ${describeForeignKey(live)} is in the database but not in the schema`);
 }

@@ -10,7 +10,10 @@ import { VendorError } from "@/lib/providers/vendors/vendor-error";
  * Awaits a call that must fail with a `VendorError` whose message and string form contain none of `forbidden` (the
  * vendor's name, the key, the vendor's own wording).
  */
-export async function vendorFailure(call: Promise<unknown>, forbidden: readonly (string | RegExp)[]): Promise<VendorError> {
+export async function vendorFailure(
+  call: Promise<unknown>,
+  forbidden: readonly (string | RegExp)[],
+): Promise<VendorError> {
   const error: unknown = await call.then(
     () => {
       throw new Error("expected the call to fail");
@@ -29,7 +32,10 @@ export async function vendorFailure(call: Promise<unknown>, forbidden: readonly 
 }
 
 /** Runs `call` and returns its result with how many requests `log` gained meanwhile. */
-export async function withRequestCount<T>(log: readonly unknown[], call: () => Promise<T>): Promise<{ result: T; requests: number }> {
+export async function withRequestCount<T>(
+  log: readonly unknown[],
+  call: () => Promise<T>,
+): Promise<{ result: T; requests: number }> {
   const before = log.length;
   const result = await call();
   return { result, requests: log.length - before };

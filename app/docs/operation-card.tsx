@@ -13,11 +13,7 @@ export interface OperationView {
 
 /** Renders the `backtick` spans of OpenAPI descriptions as code. */
 export function DescriptionText({ text }: { text: string }) {
-  return (
-    <>
-      {text.split("`").map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part))}
-    </>
-  );
+  return <>{text.split("`").map((part, index) => (index % 2 === 1 ? <code key={index}>{part}</code> : part))}</>;
 }
 
 function SchemaBlock({ label, schema }: { label: string; schema: unknown }) {
@@ -47,7 +43,9 @@ export function OperationCard({ operation }: { operation: OperationView }) {
         </p>
       ) : null}
       <p className="muted">
-        <DescriptionText text={operation.security.length ? "Requires `Authorization: Bearer <API key>`." : "Public: no key needed."} />
+        <DescriptionText
+          text={operation.security.length ? "Requires `Authorization: Bearer <API key>`." : "Public: no key needed."}
+        />
       </p>
       {operation.parameters.length ? (
         <table>
@@ -73,8 +71,12 @@ export function OperationCard({ operation }: { operation: OperationView }) {
           </tbody>
         </table>
       ) : null}
-      {operation.requestBody ? <SchemaBlock label="Request body" schema={operation.requestBody.content["application/json"]?.schema} /> : null}
-      {success ? <SchemaBlock label={`Response ${success[0]}`} schema={success[1].content?.["application/json"]?.schema} /> : null}
+      {operation.requestBody ? (
+        <SchemaBlock label="Request body" schema={operation.requestBody.content["application/json"]?.schema} />
+      ) : null}
+      {success ? (
+        <SchemaBlock label={`Response ${success[0]}`} schema={success[1].content?.["application/json"]?.schema} />
+      ) : null}
       {errors.length ? (
         <ul>
           {errors.map(([status, response]) => (

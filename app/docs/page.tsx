@@ -16,8 +16,8 @@ export default function DocsPage() {
     <main className="page">
       <h1>API reference</h1>
       <p className="muted">
-        {document.info.title} {document.info.version}. <DescriptionText text={document.info.description} /> The machine-readable form is at{" "}
-        <a href="/v1/openapi.json">/v1/openapi.json</a>.
+        {document.info.title} {document.info.version}. <DescriptionText text={document.info.description} /> The
+        machine-readable form is at <a href="/v1/openapi.json">/v1/openapi.json</a>.
       </p>
       <p className="muted">
         Errors share one body: <code>{`{ "success": false, "error": { "code", "message", "details" } }`}</code>.

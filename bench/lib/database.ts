@@ -41,10 +41,14 @@ export async function createBaselineTables(pool: pg.Pool): Promise<void> {
   for (const table of [BASELINE_TABLE, BASELINE_NOTIFY_TABLE]) {
     await pool.query(`CREATE TABLE ${table} (LIKE webhook_deliveries INCLUDING ALL)`);
     await pool.query(`ALTER TABLE ${table} ADD FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE`);
-    await pool.query(`ALTER TABLE ${table} ADD FOREIGN KEY (webhook_endpoint_id) REFERENCES webhook_endpoints(id) ON DELETE CASCADE`);
+    await pool.query(
+      `ALTER TABLE ${table} ADD FOREIGN KEY (webhook_endpoint_id) REFERENCES webhook_endpoints(id) ON DELETE CASCADE`,
+    );
   }
   // The very trigger function the app's table uses (prisma/migrations/20261122040000_delivery_notifications).
-  await pool.query(`CREATE TRIGGER ${BASELINE_NOTIFY_TABLE}_notify AFTER INSERT ON ${BASELINE_NOTIFY_TABLE} FOR EACH ROW EXECUTE FUNCTION signalbox_notify_delivery()`);
+  await pool.query(
+    `CREATE TRIGGER ${BASELINE_NOTIFY_TABLE}_notify AFTER INSERT ON ${BASELINE_NOTIFY_TABLE} FOR EACH ROW EXECUTE FUNCTION signalbox_notify_delivery()`,
+  );
 }
 
 const SEED_CHUNK = 250_000;
@@ -54,7 +58,10 @@ const SEED_CHUNK = 250_000;
  * endpoint with one INSERT … SELECT generate_series per chunk. Every other delivery is acknowledged. Triggers (the
  * NOTIFY announcements and the foreign-key checks) are skipped for this session only: it is bulk seeding, not traffic.
  */
-export async function seedDeliveries(pool: pg.Pool, options: { workspaceId: string; endpointId: string; from: number; to: number; anchor: Date }): Promise<void> {
+export async function seedDeliveries(
+  pool: pg.Pool,
+  options: { workspaceId: string; endpointId: string; from: number; to: number; anchor: Date },
+): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query("SET session_replication_role = replica");
@@ -89,7 +96,7 @@ export async function seedDeliveries(pool: pg.Pool, options: { workspaceId: stri
  */
 export async function waitForQuiet(pool: pg.Pool): Promise<void> {
   let quiet = 0;
-  for (const deadline = Date.now() + 30_000; quiet < 2 && Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 30_000; quiet < 2 && Date.now() < deadline;) {
     const { rows } = await pool.query<{ busy: number }>(
       `SELECT count(*)::int AS busy FROM pg_stat_activity
        WHERE state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = current_database()`,

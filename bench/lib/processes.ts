@@ -13,7 +13,11 @@ export interface ServerProcess {
 }
 
 /** Spawns `node --import tsx <script>` and waits for it to print `Ready on http://…`. */
-export async function startServerProcess(script: string, env: Record<string, string>, timeoutMs = 180_000): Promise<ServerProcess> {
+export async function startServerProcess(
+  script: string,
+  env: Record<string, string>,
+  timeoutMs = 180_000,
+): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...env },
@@ -24,7 +28,10 @@ export async function startServerProcess(script: string, env: Record<string, str
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${script} did not start within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const check = () => {
       const match = /Ready on (http:\/\/\S+)/.exec(output);
       if (match?.[1]) {
@@ -51,7 +58,10 @@ export async function startServerProcess(script: string, env: Record<string, str
 
 /** Runs one load job in a separate process (bench/load.ts, the job on its stdin) and returns its result. */
 export async function runLoad(job: LoadJob): Promise<LoadResult> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "load.ts")], { cwd: ROOT, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "load.ts")], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

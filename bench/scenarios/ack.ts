@@ -7,7 +7,8 @@ const BULK = 100;
 
 function assertAllOk(what: string, result: LoadResult): void {
   const bad = Object.entries(result.statuses).filter(([status]) => status !== "200");
-  if (bad.length || result.errors) throw new Error(`${what}: answers other than 200 (${JSON.stringify(result.statuses)}, ${result.errors} errors)`);
+  if (bad.length || result.errors)
+    throw new Error(`${what}: answers other than 200 (${JSON.stringify(result.statuses)}, ${result.errors} errors)`);
 }
 
 /**
@@ -27,8 +28,15 @@ export async function ackScenario(context: BenchContext, account: BenchAccount):
   const headers = { authorization: `Bearer ${account.key}` };
 
   log(`ack: ${config.ack.singleRequests} single acks`);
-  const singleRequests: SequenceRequest[] = ids.slice(0, singles).map((id) => ({ method: "POST", path: `/v1/webhook-endpoints/deliveries/${id}/ack`, headers }));
-  const single = await runLoad({ kind: "sequence", baseUrl: context.app.baseUrl, requests: singleRequests, warmup: config.ack.warmup });
+  const singleRequests: SequenceRequest[] = ids
+    .slice(0, singles)
+    .map((id) => ({ method: "POST", path: `/v1/webhook-endpoints/deliveries/${id}/ack`, headers }));
+  const single = await runLoad({
+    kind: "sequence",
+    baseUrl: context.app.baseUrl,
+    requests: singleRequests,
+    warmup: config.ack.warmup,
+  });
   assertAllOk("single ack", single);
 
   log(`ack: ${config.ack.bulkRequests} bulk acks of ${BULK} ids`);
@@ -38,9 +46,16 @@ export async function ackScenario(context: BenchContext, account: BenchAccount):
     headers: { ...headers, "content-type": "application/json" },
     body: JSON.stringify({ ids: ids.slice(singles + index * BULK, singles + (index + 1) * BULK) }),
   }));
-  const bulk = await runLoad({ kind: "sequence", baseUrl: context.app.baseUrl, requests: bulkRequests, warmup: config.ack.warmup, extract: "data.acknowledged.length" });
+  const bulk = await runLoad({
+    kind: "sequence",
+    baseUrl: context.app.baseUrl,
+    requests: bulkRequests,
+    warmup: config.ack.warmup,
+    extract: "data.acknowledged.length",
+  });
   assertAllOk("bulk ack", bulk);
-  if (bulk.extracted && bulk.extracted.p50 !== BULK) throw new Error(`Bulk ack acknowledged ${bulk.extracted.p50} of ${BULK} ids`);
+  if (bulk.extracted && bulk.extracted.p50 !== BULK)
+    throw new Error(`Bulk ack acknowledged ${bulk.extracted.p50} of ${BULK} ids`);
 
   const p99Ratio = bulk.latency.p99 / single.latency.p99;
   return {

@@ -9,7 +9,8 @@ const DOMAIN = "acme-robotics.example";
 
 function assertAllOk(what: string, result: LoadResult): void {
   const bad = Object.entries(result.statuses).filter(([status]) => status !== "200");
-  if (bad.length || result.errors) throw new Error(`${what}: answers other than 200 (${JSON.stringify(result.statuses)}, ${result.errors} errors)`);
+  if (bad.length || result.errors)
+    throw new Error(`${what}: answers other than 200 (${JSON.stringify(result.statuses)}, ${result.errors} errors)`);
 }
 
 async function call(context: BenchContext, account: BenchAccount, headers: Record<string, string> = {}) {
@@ -32,7 +33,8 @@ export async function enrichmentScenario(context: BenchContext, account: BenchAc
   const { config, log } = context;
   const first = await call(context, account);
   const again = await call(context, account);
-  if (first.cached !== false || again.cached !== true) throw new Error(`The answer cache did not fill: ${JSON.stringify({ first, again })}`);
+  if (first.cached !== false || again.cached !== true)
+    throw new Error(`The answer cache did not fill: ${JSON.stringify({ first, again })}`);
   const total = config.enrichment.warmup + config.enrichment.requests;
   const request = (extra: Record<string, string>): SequenceRequest => ({
     method: "POST",
@@ -47,7 +49,10 @@ export async function enrichmentScenario(context: BenchContext, account: BenchAc
   const hitAndFloor = await runLoad({
     kind: "sequence",
     baseUrl: context.app.baseUrl,
-    requests: Array.from({ length: total }, () => [{ ...request({}), tag: "hit" }, { tag: "floor", method: "GET" as const, path: "/healthz" }]).flat(),
+    requests: Array.from({ length: total }, () => [
+      { ...request({}), tag: "hit" },
+      { tag: "floor", method: "GET" as const, path: "/healthz" },
+    ]).flat(),
     warmup: config.enrichment.warmup * 2,
     extract: "meta.latencyMs",
   });
@@ -72,7 +77,13 @@ export async function enrichmentScenario(context: BenchContext, account: BenchAc
       header: ["Enrichment (domain-emails)", "p50", "p99", "meta.latencyMs p50", "meta.latencyMs p99"],
       rows: [
         ["/healthz (no engine), interleaved with the cache hits", ms(floor.p50), ms(floor.p99), "", ""],
-        ["cache hit", ms(hit.latency.p50), ms(hit.latency.p99), ms(hit.extracted?.p50 ?? Number.NaN), ms(hit.extracted?.p99 ?? Number.NaN)],
+        [
+          "cache hit",
+          ms(hit.latency.p50),
+          ms(hit.latency.p99),
+          ms(hit.extracted?.p50 ?? Number.NaN),
+          ms(hit.extracted?.p99 ?? Number.NaN),
+        ],
         [
           "zero-latency local provider",
           ms(provider.latency.p50),

@@ -19,16 +19,39 @@ interface IngestRun extends LoadResult {
   rssBeforeBytes?: number;
 }
 
-const non200 = (result: LoadResult) => Object.entries(result.statuses).reduce((sum, [status, count]) => sum + (status === "200" ? 0 : count), 0) + result.errors;
+const non200 = (result: LoadResult) =>
+  Object.entries(result.statuses).reduce((sum, [status, count]) => sum + (status === "200" ? 0 : count), 0) +
+  result.errors;
 
-async function cannon(context: BenchContext, target: Target, bodyBytes: number, connections: number, seconds: number, measureRss = false): Promise<IngestRun> {
+async function cannon(
+  context: BenchContext,
+  target: Target,
+  bodyBytes: number,
+  connections: number,
+  seconds: number,
+  measureRss = false,
+): Promise<IngestRun> {
   await waitForQuiet(context.pool);
-  const job: CannonJob = { kind: "cannon", url: target.url, method: "POST", headers: HEADERS, bodyBytes, connections, durationSeconds: seconds };
+  const job: CannonJob = {
+    kind: "cannon",
+    url: target.url,
+    method: "POST",
+    headers: HEADERS,
+    bodyBytes,
+    connections,
+    durationSeconds: seconds,
+  };
   const rssBeforeBytes = measureRss ? await currentRss(target.server.pid) : undefined;
   const rss = measureRss ? await trackPeakRss(target.server.pid) : null;
   const result = await runLoad(job);
   const peakRssBytes = rss ? await rss.stop() : undefined;
-  return { ...result, target: target.name, bodyBytes, connections, ...(peakRssBytes !== undefined && { peakRssBytes, rssBeforeBytes }) };
+  return {
+    ...result,
+    target: target.name,
+    bodyBytes,
+    connections,
+    ...(peakRssBytes !== undefined && { peakRssBytes, rssBeforeBytes }),
+  };
 }
 
 function detailRow(run: IngestRun): string[] {
@@ -51,8 +74,16 @@ export async function ingestScenario(context: BenchContext, endpointId: string):
   const { config, log } = context;
   const settings = config.ingest;
   const baseline: Target = { name: "baseline", server: context.baseline, url: `${context.baseline.baseUrl}/` };
-  const baselineNotify: Target = { name: "baseline + NOTIFY trigger", server: context.baselineNotify, url: `${context.baselineNotify.baseUrl}/` };
-  const app: Target = { name: "app ingest", server: context.app, url: `${context.app.baseUrl}/webhooks/ingest/${endpointId}` };
+  const baselineNotify: Target = {
+    name: "baseline + NOTIFY trigger",
+    server: context.baselineNotify,
+    url: `${context.baselineNotify.baseUrl}/`,
+  };
+  const app: Target = {
+    name: "app ingest",
+    server: context.app,
+    url: `${context.app.baseUrl}/webhooks/ingest/${endpointId}`,
+  };
   const targets = [baseline, app, baselineNotify];
 
   for (const target of settings.warmupSeconds > 0 ? targets : []) {
@@ -114,7 +145,12 @@ export async function ingestScenario(context: BenchContext, endpointId: string):
         limit: "≤ 2.00×",
         holds: p99Ratio <= 2,
       },
-      { target: "Ingest non-200 answers (all app runs)", measured: String(appNon200 + largeNon200), limit: "0", holds: appNon200 + largeNon200 === 0 },
+      {
+        target: "Ingest non-200 answers (all app runs)",
+        measured: String(appNon200 + largeNon200),
+        limit: "0",
+        holds: appNon200 + largeNon200 === 0,
+      },
       {
         target: `Peak server RSS, ${settings.largeConnections} concurrent 1 MiB uploads`,
         measured: mb(appLargest.peakRssBytes ?? Number.NaN),

@@ -17,7 +17,12 @@ interface ListingRun {
 }
 
 /** The cursor the API would have issued after the row at `offset` (0-based) of this listing. */
-async function cursorAt(context: BenchContext, account: BenchAccount, unacknowledged: boolean, offset: number): Promise<string> {
+async function cursorAt(
+  context: BenchContext,
+  account: BenchAccount,
+  unacknowledged: boolean,
+  offset: number,
+): Promise<string> {
   const { rows } = await context.pool.query<{ created_at: Date; id: string }>(
     `SELECT created_at, id::text FROM webhook_deliveries
      WHERE workspace_id = $1 ${unacknowledged ? "AND acknowledged_at IS NULL" : ""}
@@ -26,13 +31,20 @@ async function cursorAt(context: BenchContext, account: BenchAccount, unacknowle
   );
   const row = rows[0];
   if (!row) throw new Error(`No delivery at offset ${offset}`);
-  const scope = { workspaceId: account.workspaceId, list: "deliveries", endpointId: undefined, unacknowledged: unacknowledged || undefined, order: "desc" };
+  const scope = {
+    workspaceId: account.workspaceId,
+    list: "deliveries",
+    endpointId: undefined,
+    unacknowledged: unacknowledged || undefined,
+    order: "desc",
+  };
   return encodeCursor({ createdAt: row.created_at, id: row.id }, scope);
 }
 
 function assertAllOk(what: string, result: LoadResult): void {
   const bad = Object.entries(result.statuses).filter(([status]) => status !== "200");
-  if (bad.length || result.errors) throw new Error(`${what}: answers other than 200 (${JSON.stringify(result.statuses)}, ${result.errors} errors)`);
+  if (bad.length || result.errors)
+    throw new Error(`${what}: answers other than 200 (${JSON.stringify(result.statuses)}, ${result.errors} errors)`);
 }
 
 /**
@@ -47,7 +59,13 @@ export async function listingScenario(context: BenchContext, account: BenchAccou
   for (const size of config.listing.sizes) {
     log(`listing: seeding deliveries ${stored + 1}..${size}`);
     const seedStarted = performance.now();
-    await seedDeliveries(context.pool, { workspaceId: account.workspaceId, endpointId: account.endpointId, from: stored + 1, to: size, anchor });
+    await seedDeliveries(context.pool, {
+      workspaceId: account.workspaceId,
+      endpointId: account.endpointId,
+      from: stored + 1,
+      to: size,
+      anchor,
+    });
     log(`listing: seeded ${size - stored} in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
     stored = size;
     await context.pool.query("CHECKPOINT"); // the seed's writes are flushed now, not during the measurement
@@ -60,10 +78,17 @@ export async function listingScenario(context: BenchContext, account: BenchAccou
         const query = new URLSearchParams({ limit: String(PAGE) });
         if (unacknowledged) query.set("unacknowledged", "true");
         if (page === "deep") query.set("cursor", deep);
-        variants.push({ tag: `${unacknowledged ? "unacked" : "all"}/${page}`, method: "GET", path: `/v1/webhook-endpoints/deliveries?${query}`, headers: { authorization: `Bearer ${account.key}` } });
+        variants.push({
+          tag: `${unacknowledged ? "unacked" : "all"}/${page}`,
+          method: "GET",
+          path: `/v1/webhook-endpoints/deliveries?${query}`,
+          headers: { authorization: `Bearer ${account.key}` },
+        });
       }
     }
-    log(`listing: ${size} stored, first and deep pages, with and without unacknowledged=true, ${config.listing.requests} each`);
+    log(
+      `listing: ${size} stored, first and deep pages, with and without unacknowledged=true, ${config.listing.requests} each`,
+    );
     const rounds = config.listing.warmup + config.listing.requests;
     const result = await runLoad({
       kind: "sequence",
@@ -85,11 +110,20 @@ export async function listingScenario(context: BenchContext, account: BenchAccou
   const depth: { label: string; value: number }[] = [];
   for (const unacknowledged of [false, true]) {
     const filter = unacknowledged ? "unacked" : "all";
-    for (const page of ["first", "deep"] as const) growth.push({ label: `${filter}, ${page}`, value: p50(large, unacknowledged, page) / p50(small, unacknowledged, page) });
-    for (const size of [small, large]) depth.push({ label: `${filter}, ${size}`, value: p50(size, unacknowledged, "deep") / p50(size, unacknowledged, "first") });
+    for (const page of ["first", "deep"] as const)
+      growth.push({
+        label: `${filter}, ${page}`,
+        value: p50(large, unacknowledged, page) / p50(small, unacknowledged, page),
+      });
+    for (const size of [small, large])
+      depth.push({
+        label: `${filter}, ${size}`,
+        value: p50(size, unacknowledged, "deep") / p50(size, unacknowledged, "first"),
+      });
   }
   const worst = (list: { label: string; value: number }[]) => list.reduce((a, b) => (b.value > a.value ? b : a));
-  const label = (count: number) => (count >= 1_000_000 ? `${count / 1_000_000}M` : count >= 1000 ? `${count / 1000}k` : String(count));
+  const label = (count: number) =>
+    count >= 1_000_000 ? `${count / 1_000_000}M` : count >= 1000 ? `${count / 1000}k` : String(count);
   const checks: Check[] = [
     {
       target: `Listing page at ${label(large)} vs at ${label(small)} (p50, worst case)`,

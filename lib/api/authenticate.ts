@@ -47,7 +47,9 @@ async function fromSession(request: Request): Promise<Principal | null> {
   // The session callbacks (lib/auth/next-auth.ts) refuse signed-out sessions.
   const session = await readSession();
   if (session?.sessionUnavailable) {
-    throw new ApiError("service_unavailable", "The service is temporarily unavailable. Retry shortly.", { headers: { "Retry-After": "1" } });
+    throw new ApiError("service_unavailable", "The service is temporarily unavailable. Retry shortly.", {
+      headers: { "Retry-After": "1" },
+    });
   }
   if (!session?.userId) return null;
   const workspaces = await listUserWorkspaces(session.userId);
@@ -55,7 +57,13 @@ async function fromSession(request: Request): Promise<Principal | null> {
   const workspace = wanted ? workspaces.find((candidate) => candidate.id === wanted) : workspaces[0];
   // Another workspace's id behaves like an unknown one.
   if (!workspace) throw new ApiError("not_found", "No such workspace.");
-  return { workspace: { id: workspace.id, name: workspace.name }, mode: "live", apiKeyId: null, userId: session.userId, sessionId: session.sessionId };
+  return {
+    workspace: { id: workspace.id, name: workspace.name },
+    mode: "live",
+    apiKeyId: null,
+    userId: session.userId,
+    sessionId: session.sessionId,
+  };
 }
 
 /**
@@ -67,7 +75,9 @@ export async function authenticateRequest(request: Request, options: { allowSess
   if (header) return fromApiKey(header);
   const principal = options.allowSession ? await fromSession(request) : null;
   if (principal) return principal;
-  throw new ApiError("unauthorized", "Missing API key. Send it as `Authorization: Bearer <key>`.", { headers: CHALLENGE });
+  throw new ApiError("unauthorized", "Missing API key. Send it as `Authorization: Bearer <key>`.", {
+    headers: CHALLENGE,
+  });
 }
 
 /**

@@ -34,5 +34,10 @@ export async function readLimited(
 
 /** A request body of at most `limit` bytes; more is 413 `payload_too_large`. */
 export function readBodyWithLimit(request: Request, limit: number): Promise<Buffer> {
-  return readLimited(request.body, request.headers.get("content-length"), limit, () => new ApiError("payload_too_large", `Request body exceeds ${limit} bytes.`));
+  return readLimited(
+    request.body,
+    request.headers.get("content-length"),
+    limit,
+    () => new ApiError("payload_too_large", `Request body exceeds ${limit} bytes.`),
+  );
 }

@@ -6,7 +6,9 @@ function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) {
     console.error("Database unavailable:", (error as { code?: string }).code ?? "unknown");
-    return new ApiError("service_unavailable", "The service is temporarily unavailable. Retry shortly.", { headers: { "Retry-After": "1" } });
+    return new ApiError("service_unavailable", "The service is temporarily unavailable. Retry shortly.", {
+      headers: { "Retry-After": "1" },
+    });
   }
   console.error("Unhandled error:", error);
   return new ApiError("internal", "Internal server error.");
@@ -17,7 +19,11 @@ export function errorResponse(error: unknown): Response {
   const apiError = toApiError(error);
   const body: ErrorBody = {
     success: false,
-    error: { code: apiError.code, message: apiError.message, ...(apiError.details ? { details: apiError.details } : {}) },
+    error: {
+      code: apiError.code,
+      message: apiError.message,
+      ...(apiError.details ? { details: apiError.details } : {}),
+    },
   };
   return Response.json(body, { status: apiError.status, headers: apiError.headers });
 }

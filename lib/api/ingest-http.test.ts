@@ -9,7 +9,13 @@ describe("matchIngestPath", () => {
   });
 
   it("leaves every other path to Next.js", () => {
-    for (const url of ["/webhooks/ingest/", "/webhooks/ingest", "/webhooks/ingest/a/b", "/v1/webhooks/ingest/we_a", "/docs"]) {
+    for (const url of [
+      "/webhooks/ingest/",
+      "/webhooks/ingest",
+      "/webhooks/ingest/a/b",
+      "/v1/webhooks/ingest/we_a",
+      "/docs",
+    ]) {
       expect(matchIngestPath(url)).toBeNull();
     }
   });
@@ -21,7 +27,18 @@ describe("matchIngestPath", () => {
 
 describe("receivedHeaders", () => {
   it("lower-cases names, keeps values exactly, and joins repeats in order", () => {
-    expect(receivedHeaders(["Content-Type", "Application/JSON;  charset=UTF-8", "X-Tag", "a", "x-tag", " b ", "Stripe-Signature", "t=1,v1=ab"])).toEqual({
+    expect(
+      receivedHeaders([
+        "Content-Type",
+        "Application/JSON;  charset=UTF-8",
+        "X-Tag",
+        "a",
+        "x-tag",
+        " b ",
+        "Stripe-Signature",
+        "t=1,v1=ab",
+      ]),
+    ).toEqual({
       "content-type": "Application/JSON;  charset=UTF-8",
       "x-tag": "a,  b ",
       "stripe-signature": "t=1,v1=ab",

@@ -136,7 +136,12 @@ function answerAfterDraining(request: IncomingMessage, response: ServerResponse,
   request.resume();
 }
 
-async function send(request: IncomingMessage, response: ServerResponse, answer: Response, bodyStillArriving: boolean): Promise<void> {
+async function send(
+  request: IncomingMessage,
+  response: ServerResponse,
+  answer: Response,
+  bodyStillArriving: boolean,
+): Promise<void> {
   const body = Buffer.from(await answer.arrayBuffer());
   const headers: Record<string, string> = { "content-length": String(body.length) };
   answer.headers.forEach((value, name) => (headers[name] = value));
@@ -149,13 +154,19 @@ async function send(request: IncomingMessage, response: ServerResponse, answer: 
  * POST /webhooks/ingest/:hookId, served by the launcher on plain node:http rather than by Next.js: the handler sees
  * the socket's peer and the headers exactly as sent, and the hot path skips the framework. Same error body as the API.
  */
-export async function handleIngestRequest(request: IncomingMessage, response: ServerResponse, target: { hookId: string; query: string }): Promise<void> {
+export async function handleIngestRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  target: { hookId: string; query: string },
+): Promise<void> {
   let answer: Response;
   let refusedBody = false;
   let reserved = 0;
   try {
     if (request.method !== "POST") {
-      throw new ApiError("method_not_allowed", `${request.method} is not allowed here. Senders POST to this address.`, { headers: { allow: "POST" } });
+      throw new ApiError("method_not_allowed", `${request.method} is not allowed here. Senders POST to this address.`, {
+        headers: { allow: "POST" },
+      });
     }
     const headers = receivedHeaders(request.rawHeaders);
     const { deliveryId } = await ingestDelivery({
@@ -164,7 +175,10 @@ export async function handleIngestRequest(request: IncomingMessage, response: Se
       // Called once the endpoint is known and enabled, so only real endpoints are counted (429 before any body is read).
       readBody: async () => {
         await enforceIngestRateLimit(target.hookId);
-        const declared = request.headers["content-length"] === undefined ? MAX_DELIVERY_BYTES : Number(request.headers["content-length"]);
+        const declared =
+          request.headers["content-length"] === undefined
+            ? MAX_DELIVERY_BYTES
+            : Number(request.headers["content-length"]);
         if (declared <= MAX_DELIVERY_BYTES) {
           reserved = Math.max(declared, 0);
           await bodyBudget().acquire(reserved);
@@ -172,7 +186,11 @@ export async function handleIngestRequest(request: IncomingMessage, response: Se
         // The sender may have gone away while this request waited for its share of the body budget.
         return readIncomingBody(request, MAX_DELIVERY_BYTES);
       },
-      sourceIp: resolveSourceIp(request.socket.remoteAddress ?? "", headers["x-forwarded-for"] ?? null, trustedProxies()),
+      sourceIp: resolveSourceIp(
+        request.socket.remoteAddress ?? "",
+        headers["x-forwarded-for"] ?? null,
+        trustedProxies(),
+      ),
       query: target.query,
     }).finally(() => bodyBudget().release(reserved));
     // The hot path answers directly: building a fetch Response and reading it back costs more than the answer itself.

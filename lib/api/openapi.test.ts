@@ -35,26 +35,45 @@ describe("the OpenAPI document", () => {
 
   it("declares the bearer scheme and the spec's tags", () => {
     expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
-    expect(document.components.securitySchemes.apiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "Authorization" });
+    expect(document.components.securitySchemes.apiKeyHeader).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "Authorization",
+    });
     const tags = document.tags.map((tag) => tag.name);
-    for (const tag of ["People email", "People enrich", "People mobile", "People search", "Companies discover", "Companies enrich", "Companies search", "Media", "Webhooks"]) {
+    for (const tag of [
+      "People email",
+      "People enrich",
+      "People mobile",
+      "People search",
+      "Companies discover",
+      "Companies enrich",
+      "Companies search",
+      "Media",
+      "Webhooks",
+    ]) {
       expect(tags).toContain(tag);
     }
   });
 
   it("documents 401 and the key on every authenticated operation, and no key on public ones", () => {
     for (const contract of contracts) {
-      const operation = (document.paths[contract.path] as Record<string, { responses: Record<string, unknown>; security: unknown[] }>)[
-        contract.method.toLowerCase()
-      ];
-      if (contract.auth !== "none") expect(Object.keys(operation?.responses ?? {}), contract.operationId).toContain("401");
-      expect(operation?.security.length ? "key" : "none", contract.operationId).toBe(contract.auth === "none" ? "none" : "key");
+      const operation = (
+        document.paths[contract.path] as Record<string, { responses: Record<string, unknown>; security: unknown[] }>
+      )[contract.method.toLowerCase()];
+      if (contract.auth !== "none")
+        expect(Object.keys(operation?.responses ?? {}), contract.operationId).toContain("401");
+      expect(operation?.security.length ? "key" : "none", contract.operationId).toBe(
+        contract.auth === "none" ? "none" : "key",
+      );
     }
   });
 
   it("documents 429 on every rate-limited operation (authenticated ones and ingest) and on no other", () => {
     for (const contract of contracts) {
-      const operation = (document.paths[contract.path] as Record<string, { responses: Record<string, unknown> }>)[contract.method.toLowerCase()];
+      const operation = (document.paths[contract.path] as Record<string, { responses: Record<string, unknown> }>)[
+        contract.method.toLowerCase()
+      ];
       const limited = contract.auth !== "none" || contract.operationId === "ingestDelivery";
       expect(Object.keys(operation?.responses ?? {}).includes("429"), contract.operationId).toBe(limited);
     }
@@ -73,14 +92,18 @@ describe("routes and contracts", () => {
     for (const contract of contracts.filter((candidate) => candidate.servedBy !== "launcher")) {
       const file = path.join(ROOT, "app", contract.path.replace(/\{(\w+)\}/g, "[$1]"), "route.ts");
       const routeModule = (await import(file)) as Record<string, unknown>;
-      expect(typeof routeModule[contract.method], `${contract.method} ${contract.path} in ${path.relative(ROOT, file)}`).toBe("function");
+      expect(
+        typeof routeModule[contract.method],
+        `${contract.method} ${contract.path} in ${path.relative(ROOT, file)}`,
+      ).toBe("function");
     }
   });
 
   it("the launcher answers the operations it serves", () => {
     const served = contracts.filter((contract) => contract.servedBy === "launcher");
     expect(served.map((contract) => contract.operationId)).toEqual(["ingestDelivery"]);
-    for (const contract of served) expect(matchIngestPath(contract.path.replace("{hookId}", "we_x"))).toEqual({ hookId: "we_x", query: "" });
+    for (const contract of served)
+      expect(matchIngestPath(contract.path.replace("{hookId}", "we_x"))).toEqual({ hookId: "we_x", query: "" });
   });
 
   it("every handler exported under app/v1 has a contract", async () => {

@@ -1,7 +1,13 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { API_TAGS, type Contract } from "@/lib/contracts/contract";
-import { ERROR_STATUS, errorBodySchema, fastApiErrorSchema, fastApiValidationErrorSchema, type ErrorCode } from "@/lib/contracts/errors";
+import {
+  ERROR_STATUS,
+  errorBodySchema,
+  fastApiErrorSchema,
+  fastApiValidationErrorSchema,
+  type ErrorCode,
+} from "@/lib/contracts/errors";
 import { ingestDeliveryContract } from "@/lib/contracts/webhooks";
 
 type JsonSchema = Record<string, unknown>;
@@ -27,7 +33,11 @@ class SchemaCollector {
   readonly components: Record<string, JsonSchema> = {};
 
   convert(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-    const { $schema: _dialect, $defs, ...json } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema & {
+    const {
+      $schema: _dialect,
+      $defs,
+      ...json
+    } = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any" }) as JsonSchema & {
       $defs?: Record<string, JsonSchema>;
     };
     const renames = new Map<string, string>();
@@ -38,22 +48,38 @@ class SchemaCollector {
       renames.set(id, name);
       this.components[name] = definition;
     }
-    const rewritten = JSON.stringify(json).replace(/"#\/\$defs\/([^"]+)"/g, (_match, id: string) => `"#/components/schemas/${renames.get(id) ?? id}"`);
+    const rewritten = JSON.stringify(json).replace(
+      /"#\/\$defs\/([^"]+)"/g,
+      (_match, id: string) => `"#/components/schemas/${renames.get(id) ?? id}"`,
+    );
     for (const name of renames.values()) {
       this.components[name] = JSON.parse(
-        JSON.stringify(this.components[name]).replace(/"#\/\$defs\/([^"]+)"/g, (_m, id: string) => `"#/components/schemas/${renames.get(id) ?? id}"`),
+        JSON.stringify(this.components[name]).replace(
+          /"#\/\$defs\/([^"]+)"/g,
+          (_m, id: string) => `"#/components/schemas/${renames.get(id) ?? id}"`,
+        ),
       ) as JsonSchema;
     }
     return JSON.parse(rewritten) as JsonSchema;
   }
 }
 
-function parametersOf(collector: SchemaCollector, schema: z.ZodObject<z.ZodRawShape> | undefined, location: "path" | "query" | "header") {
+function parametersOf(
+  collector: SchemaCollector,
+  schema: z.ZodObject<z.ZodRawShape> | undefined,
+  location: "path" | "query" | "header",
+) {
   if (!schema) return [];
   const json = collector.convert(schema, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property as { description?: string };
-    return { name, in: location, required: location === "path" || (json.required ?? []).includes(name), description, schema: rest };
+    return {
+      name,
+      in: location,
+      required: location === "path" || (json.required ?? []).includes(name),
+      description,
+      schema: rest,
+    };
   });
 }
 
@@ -61,12 +87,16 @@ function operationOf(collector: SchemaCollector, contract: Contract) {
   const responses: Record<string, unknown> = {
     [String(contract.successStatus ?? 200)]: {
       description: "Success.",
-      content: { [contract.responseMediaType ?? "application/json"]: { schema: collector.convert(contract.response, "output") } },
+      content: {
+        [contract.responseMediaType ?? "application/json"]: { schema: collector.convert(contract.response, "output") },
+      },
     },
   };
   // Every authenticated operation, and ingest, is rate-limited (lib/ratelimit): 429 with Retry-After.
   const rateLimited = contract.auth !== "none" || contract.operationId === ingestDeliveryContract.operationId;
-  const errors: ErrorCode[] = [...new Set<ErrorCode>([...contract.errors, ...(rateLimited ? (["rate_limited"] as const) : []), "internal"])];
+  const errors: ErrorCode[] = [
+    ...new Set<ErrorCode>([...contract.errors, ...(rateLimited ? (["rate_limited"] as const) : []), "internal"]),
+  ];
   const fastApi = contract.errorFormat === "fastapi";
   const statusOf = (code: ErrorCode) => (fastApi && code === "validation_error" ? 422 : ERROR_STATUS[code]);
   const byStatus = new Map<number, ErrorCode[]>();
@@ -91,10 +121,20 @@ function operationOf(collector: SchemaCollector, contract: Contract) {
       ...parametersOf(collector, contract.headers, "header"),
     ],
     ...(contract.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: collector.convert(contract.body, "input") } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: collector.convert(contract.body, "input") } },
+          },
+        }
       : {}),
     ...(contract.rawRequestBody
-      ? { requestBody: { description: contract.rawRequestBody, content: { "*/*": { schema: { type: "string", format: "binary" } } } } }
+      ? {
+          requestBody: {
+            description: contract.rawRequestBody,
+            content: { "*/*": { schema: { type: "string", format: "binary" } } },
+          },
+        }
       : {}),
     responses,
   };
@@ -108,7 +148,10 @@ export function buildOpenApiDocument(contracts: readonly Contract[]) {
   collector.convert(fastApiErrorSchema, "output");
   const paths: Record<string, Record<string, unknown>> = {};
   for (const contract of contracts) {
-    paths[contract.path] = { ...paths[contract.path], [contract.method.toLowerCase()]: operationOf(collector, contract) };
+    paths[contract.path] = {
+      ...paths[contract.path],
+      [contract.method.toLowerCase()]: operationOf(collector, contract),
+    };
   }
   return {
     openapi: "3.1.0",

@@ -38,24 +38,48 @@ describe("preflightApiError", () => {
   });
 
   it("refuses a path whose percent-encoding is not UTF-8 with a 400", () => {
-    for (const url of ["/v1/api-keys/%", "/v1/webhook-endpoints/%E0%A4", "/v1/webhook-endpoints/deliveries/%FF%FE/raw", "/v1/nothing/%zz", "/v1/webhook-endpoints/%ED%A0%80"]) {
+    for (const url of [
+      "/v1/api-keys/%",
+      "/v1/webhook-endpoints/%E0%A4",
+      "/v1/webhook-endpoints/deliveries/%FF%FE/raw",
+      "/v1/nothing/%zz",
+      "/v1/webhook-endpoints/%ED%A0%80",
+    ]) {
       expect(refusal("GET", url), url).toMatchObject({ status: 400, code: "validation_error" });
     }
   });
 
   it("never resolves dot segments inside the API", () => {
-    for (const url of ["/v1/webhook-endpoints/..", "/v1/webhook-endpoints/%2e%2e", "/v1/webhook-endpoints/deliveries/../ack", "/v1/%2E%2E/workspace", "/v1/./workspace"]) {
+    for (const url of [
+      "/v1/webhook-endpoints/..",
+      "/v1/webhook-endpoints/%2e%2e",
+      "/v1/webhook-endpoints/deliveries/../ack",
+      "/v1/%2E%2E/workspace",
+      "/v1/./workspace",
+    ]) {
       expect(refusal("POST", url), url).toMatchObject({ status: 404, code: "not_found" });
     }
   });
 
   it("answers 405 with Allow for a method the path's route does not export, as Next.js would route it", () => {
-    expect(refusal("POST", "/v1/webhook-endpoints/we_abc")).toEqual({ status: 405, code: "method_not_allowed", allow: "GET, PATCH, DELETE" });
+    expect(refusal("POST", "/v1/webhook-endpoints/we_abc")).toEqual({
+      status: 405,
+      code: "method_not_allowed",
+      allow: "GET, PATCH, DELETE",
+    });
     expect(refusal("PUT", "/v1/workspace")).toEqual({ status: 405, code: "method_not_allowed", allow: "GET" });
     expect(refusal("TRACE", "/v1/workspace")).toEqual({ status: 405, code: "method_not_allowed", allow: "GET" });
     // A static segment wins over `{id}`: this is the listing, which is GET only, not an endpoint named "deliveries".
-    expect(refusal("PATCH", "/v1/webhook-endpoints/deliveries")).toEqual({ status: 405, code: "method_not_allowed", allow: "GET" });
-    expect(refusal("GET", "/v1/webhook-endpoints/deliveries/ack")).toEqual({ status: 405, code: "method_not_allowed", allow: "POST" });
+    expect(refusal("PATCH", "/v1/webhook-endpoints/deliveries")).toEqual({
+      status: 405,
+      code: "method_not_allowed",
+      allow: "GET",
+    });
+    expect(refusal("GET", "/v1/webhook-endpoints/deliveries/ack")).toEqual({
+      status: 405,
+      code: "method_not_allowed",
+      allow: "POST",
+    });
     expect(refusal("POST", "/healthz")).toEqual({ status: 405, code: "method_not_allowed", allow: "GET" });
   });
 

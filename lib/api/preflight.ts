@@ -24,7 +24,10 @@ const TEMPLATES: RouteTemplate[] = (() => {
   for (const contract of contracts) {
     if (contract.servedBy === "launcher") continue;
     const template = byPath.get(contract.path) ?? {
-      segments: contract.path.split("/").slice(1).map((segment) => (segment.startsWith("{") ? null : segment)),
+      segments: contract.path
+        .split("/")
+        .slice(1)
+        .map((segment) => (segment.startsWith("{") ? null : segment)),
       methods: [],
       fastApi: false,
     };
@@ -40,7 +43,10 @@ const ROUTED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const FRAMEWORK_METHODS = ["HEAD", "OPTIONS"];
 
 function matches(template: RouteTemplate, segments: string[]): boolean {
-  return template.segments.length === segments.length && template.segments.every((part, index) => (part === null ? segments[index] !== "" : part === segments[index]));
+  return (
+    template.segments.length === segments.length &&
+    template.segments.every((part, index) => (part === null ? segments[index] !== "" : part === segments[index]))
+  );
 }
 
 /** Next.js prefers a static segment to a dynamic one, from the left: the template that would serve the path. */
@@ -72,18 +78,34 @@ function preflight(method: string, url: string): { error: ApiError; fastApi?: bo
   if (!isApiPath) return null;
 
   if (rawSegments.some((segment) => !isDecodable(segment))) {
-    return { error: new ApiError("validation_error", "The request path is not valid percent-encoded UTF-8.", { details: [{ path: "", message: "Malformed percent-encoding." }], location: "path" }) };
+    return {
+      error: new ApiError("validation_error", "The request path is not valid percent-encoded UTF-8.", {
+        details: [{ path: "", message: "Malformed percent-encoding." }],
+        location: "path",
+      }),
+    };
   }
   if (segments.some((segment) => segment === "." || segment === "..")) {
-    return { error: new ApiError("not_found", `No API route at ${method} ${path}: dot segments are not resolved. See /v1/openapi.json.`) };
+    return {
+      error: new ApiError(
+        "not_found",
+        `No API route at ${method} ${path}: dot segments are not resolved. See /v1/openapi.json.`,
+      ),
+    };
   }
   if (FRAMEWORK_METHODS.includes(method)) return null;
   if (candidates.length === 0) {
-    return ROUTED_METHODS.includes(method) ? null : { error: new ApiError("not_found", `No API route at ${method} ${path}. See /v1/openapi.json.`) };
+    return ROUTED_METHODS.includes(method)
+      ? null
+      : { error: new ApiError("not_found", `No API route at ${method} ${path}. See /v1/openapi.json.`) };
   }
   const { methods, fastApi } = mostSpecific(candidates);
   if (methods.includes(method)) return null;
-  const error = new ApiError("method_not_allowed", `${method} is not allowed on ${path}. Allowed: ${methods.join(", ")}.`, { headers: { allow: methods.join(", ") } });
+  const error = new ApiError(
+    "method_not_allowed",
+    `${method} is not allowed on ${path}. Allowed: ${methods.join(", ")}.`,
+    { headers: { allow: methods.join(", ") } },
+  );
   return { error, fastApi };
 }
 

@@ -20,9 +20,15 @@ const echoContract = defineContract({
   errors: ["validation_error"],
 });
 
-const echo = route(echoContract, async ({ params, query, body }) => ({ id: params.id, limit: query.limit, name: body.name }));
+const echo = route(echoContract, async ({ params, query, body }) => ({
+  id: params.id,
+  limit: query.limit,
+  name: body.name,
+}));
 
-function call(options: { id?: string; query?: string; body?: string; contentType?: string; headers?: Record<string, string> } = {}) {
+function call(
+  options: { id?: string; query?: string; body?: string; contentType?: string; headers?: Record<string, string> } = {},
+) {
   const request = new Request(`http://local/v1/echo/${options.id ?? "e_1"}${options.query ?? ""}`, {
     method: "POST",
     headers: { "content-type": options.contentType ?? "application/json", ...options.headers },
@@ -32,7 +38,10 @@ function call(options: { id?: string; query?: string; body?: string; contentType
 }
 
 async function errorOf(response: Response) {
-  const body = (await response.json()) as { success: boolean; error: { code: string; message: string; details?: { path: string; message: string }[] } };
+  const body = (await response.json()) as {
+    success: boolean;
+    error: { code: string; message: string; details?: { path: string; message: string }[] };
+  };
   expect(body.success).toBe(false);
   return { status: response.status, ...body.error };
 }
@@ -53,7 +62,9 @@ describe("route()", () => {
     expect(error).toMatchObject({ status: 400, code: "validation_error" });
     expect(error.details?.map((detail) => detail.path)).toEqual(["limit"]);
 
-    const bodyError = await errorOf(await call({ body: JSON.stringify({ name: "", tags: ["a", "b", "c"], extra: 1, more: 2 }) }));
+    const bodyError = await errorOf(
+      await call({ body: JSON.stringify({ name: "", tags: ["a", "b", "c"], extra: 1, more: 2 }) }),
+    );
     expect(bodyError.details?.map((detail) => detail.path).sort()).toEqual(["extra", "more", "name", "tags"]);
     expect(bodyError.message).toContain("name");
   });
@@ -63,18 +74,28 @@ describe("route()", () => {
   });
 
   it("answers 400 for malformed JSON and for a missing body", async () => {
-    expect(await errorOf(await call({ body: "{not json" }))).toMatchObject({ status: 400, message: "Request body is not valid JSON." });
+    expect(await errorOf(await call({ body: "{not json" }))).toMatchObject({
+      status: 400,
+      message: "Request body is not valid JSON.",
+    });
     expect(await errorOf(await call({ body: "" }))).toMatchObject({ status: 400, code: "validation_error" });
   });
 
   it("refuses a body that is not JSON with 415", async () => {
-    expect(await errorOf(await call({ contentType: "text/plain" }))).toMatchObject({ status: 415, code: "unsupported_media_type" });
+    expect(await errorOf(await call({ contentType: "text/plain" }))).toMatchObject({
+      status: 415,
+      code: "unsupported_media_type",
+    });
   });
 
   it("refuses bodies over the limit, by header and while reading", async () => {
     const big = JSON.stringify({ name: "x".repeat(MAX_JSON_BODY_BYTES) });
     expect(await errorOf(await call({ body: big }))).toMatchObject({ status: 413, code: "payload_too_large" });
-    const liar = new Request("http://local/v1/echo/e_1", { method: "POST", headers: { "content-length": String(MAX_JSON_BODY_BYTES + 1) }, body: "{}" });
+    const liar = new Request("http://local/v1/echo/e_1", {
+      method: "POST",
+      headers: { "content-length": String(MAX_JSON_BODY_BYTES + 1) },
+      body: "{}",
+    });
     expect(await errorOf(await echo(liar, { params: Promise.resolve({ id: "e_1" }) }))).toMatchObject({ status: 413 });
   });
 
@@ -92,11 +113,16 @@ describe("route()", () => {
     const original = console.error;
     console.error = () => {};
     try {
-      const crashed = await crashing(new Request("http://local/x", { method: "POST" }), { params: Promise.resolve({}) });
+      const crashed = await crashing(new Request("http://local/x", { method: "POST" }), {
+        params: Promise.resolve({}),
+      });
       const text = await crashed.text();
       expect(crashed.status).toBe(500);
       expect(text).not.toContain("secret_table");
-      expect(JSON.parse(text)).toEqual({ success: false, error: { code: "internal", message: "Internal server error." } });
+      expect(JSON.parse(text)).toEqual({
+        success: false,
+        error: { code: "internal", message: "Internal server error." },
+      });
     } finally {
       console.error = original;
     }

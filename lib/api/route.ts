@@ -14,13 +14,21 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 interface HandlerContext<C extends Contract> extends ContractInput<C> {
   request: Request;
   /** The caller's workspace; present exactly when the contract requires authentication (with a key for `apiKey`). */
-  auth: C["auth"] extends "apiKey" ? Principal & { apiKeyId: string } : C["auth"] extends "workspace" ? Principal : null;
+  auth: C["auth"] extends "apiKey"
+    ? Principal & { apiKeyId: string }
+    : C["auth"] extends "workspace"
+      ? Principal
+      : null;
 }
 
 type Handler<C extends Contract> = (context: HandlerContext<C>) => Promise<ContractOutput<C> | Response>;
 type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
-function parseWith<S extends z.ZodType>(schema: S, value: unknown, where: "path" | "query" | "header" | "body"): z.output<S> {
+function parseWith<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  where: "path" | "query" | "header" | "body",
+): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw validationError(result.error, where);
   assertStorableText(result.data, where);
@@ -33,12 +41,17 @@ async function readJsonBody(request: Request): Promise<unknown> {
   if (text.trim() === "") return undefined;
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new ApiError("unsupported_media_type", "Send the request body as JSON with `Content-Type: application/json`.");
+    throw new ApiError(
+      "unsupported_media_type",
+      "Send the request body as JSON with `Content-Type: application/json`.",
+    );
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError("validation_error", "Request body is not valid JSON.", { details: [{ path: "", message: "Malformed JSON." }] });
+    throw new ApiError("validation_error", "Request body is not valid JSON.", {
+      details: [{ path: "", message: "Malformed JSON." }],
+    });
   }
 }
 
@@ -50,13 +63,18 @@ async function readJsonBody(request: Request): Promise<unknown> {
 export function route<C extends Contract>(contract: C, handler: Handler<C>) {
   return async function handle(request: Request, context: NextRouteContext): Promise<Response> {
     try {
-      const auth = contract.auth === "none" ? null : await authenticateRequest(request, { allowSession: contract.auth === "workspace" });
+      const auth =
+        contract.auth === "none"
+          ? null
+          : await authenticateRequest(request, { allowSession: contract.auth === "workspace" });
       if (auth) await enforceApiRateLimit(auth);
       const params = contract.params ? parseWith(contract.params, await context.params, "path") : undefined;
       const query = contract.query
         ? parseWith(contract.query, Object.fromEntries(new URL(request.url).searchParams), "query")
         : undefined;
-      const headers = contract.headers ? parseWith(contract.headers, Object.fromEntries(request.headers), "header") : undefined;
+      const headers = contract.headers
+        ? parseWith(contract.headers, Object.fromEntries(request.headers), "header")
+        : undefined;
       const body = contract.body ? parseWith(contract.body, await readJsonBody(request), "body") : undefined;
       const result = await handler({ request, auth, params, query, headers, body } as HandlerContext<C>);
       if (result instanceof Response) return result;

@@ -46,21 +46,43 @@ describe("route() and unstorable text", () => {
   const echo = route(contract, async ({ body }) => ({ name: body.name }));
 
   async function call(id: string, query: string, body: string) {
-    const response = await echo(new Request(`http://local/v1/echo/x${query}`, { method: "POST", headers: { "content-type": "application/json" }, body }), {
-      params: Promise.resolve({ id }),
-    });
-    return { status: response.status, body: (await response.json()) as { error?: { code: string; details?: { path: string }[] } } };
+    const response = await echo(
+      new Request(`http://local/v1/echo/x${query}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      }),
+      {
+        params: Promise.resolve({ id }),
+      },
+    );
+    return {
+      status: response.status,
+      body: (await response.json()) as { error?: { code: string; details?: { path: string }[] } },
+    };
   }
 
   it("answers 400 naming the field, for path, query and body alike", async () => {
     const inBody = await call("x", "", '{"name":"a\\u0000b"}');
-    expect(inBody).toMatchObject({ status: 400, body: { error: { code: "validation_error", details: [{ path: "name" }] } } });
+    expect(inBody).toMatchObject({
+      status: 400,
+      body: { error: { code: "validation_error", details: [{ path: "name" }] } },
+    });
     expect(await call("x", "", '{"name":"\\ud800"}')).toMatchObject({ status: 400 });
-    expect(await call("a\u0000", "", '{"name":"ok"}')).toMatchObject({ status: 400, body: { error: { details: [{ path: "id" }] } } });
-    expect(await call("x", "?q=%00", '{"name":"ok"}')).toMatchObject({ status: 400, body: { error: { details: [{ path: "q" }] } } });
+    expect(await call("a\u0000", "", '{"name":"ok"}')).toMatchObject({
+      status: 400,
+      body: { error: { details: [{ path: "id" }] } },
+    });
+    expect(await call("x", "?q=%00", '{"name":"ok"}')).toMatchObject({
+      status: 400,
+      body: { error: { details: [{ path: "q" }] } },
+    });
   });
 
   it("passes text the database keeps as sent", async () => {
-    expect(await call("x", "?q=%F0%9F%99%83", '{"name":"\\u202e🙃\\ufffd"}')).toEqual({ status: 200, body: { name: "\u202e🙃\ufffd" } });
+    expect(await call("x", "?q=%F0%9F%99%83", '{"name":"\\u202e🙃\\ufffd"}')).toEqual({
+      status: 200,
+      body: { name: "\u202e🙃\ufffd" },
+    });
   });
 });

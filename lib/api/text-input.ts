@@ -1,6 +1,11 @@
 import { ApiError } from "@/lib/errors";
 
-const LOCATION_NAMES = { path: "path parameters", query: "query parameters", header: "headers", body: "request body" } as const;
+const LOCATION_NAMES = {
+  path: "path parameters",
+  query: "query parameters",
+  header: "headers",
+  body: "request body",
+} as const;
 
 /** Text that PostgreSQL's text and jsonb columns store unchanged: no NUL character, no unpaired UTF-16 surrogate. */
 function isStorableText(text: string): boolean {
@@ -30,7 +35,8 @@ export function findUnstorableText(value: unknown): string | null {
     }
     if (current === null || typeof current !== "object") continue;
     if (Array.isArray(current)) {
-      for (let index = current.length - 1; index >= 0; index -= 1) stack.push({ value: current[index], key: index, parent: entry });
+      for (let index = current.length - 1; index >= 0; index -= 1)
+        stack.push({ value: current[index], key: index, parent: entry });
       continue;
     }
     for (const [key, item] of Object.entries(current).reverse()) {

@@ -24,7 +24,9 @@ describe("API keys on a real database", () => {
 
     const principal = await verifyApiKey(key);
     expect(principal).toEqual({ apiKeyId: apiKey.id, mode: "test", workspace: { id: workspace.id, name: "Beta" } });
-    await expect.poll(async () => (await db().apiKey.findUniqueOrThrow({ where: { id: apiKey.id } })).lastUsedAt).not.toBeNull();
+    await expect
+      .poll(async () => (await db().apiKey.findUniqueOrThrow({ where: { id: apiKey.id } })).lastUsedAt)
+      .not.toBeNull();
   });
 
   it("rejects malformed, unknown and revoked keys", async () => {

@@ -54,16 +54,31 @@ export async function revokeApiKey(options: { workspaceId: string; apiKeyId: str
   return count === 1;
 }
 
-const listedColumns = { id: true, name: true, mode: true, start: true, createdAt: true, lastUsedAt: true, revokedAt: true } as const;
+const listedColumns = {
+  id: true,
+  name: true,
+  mode: true,
+  start: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+} as const;
 
 /** A workspace's keys, newest first, revoked ones included; never a secret or a hash. */
 export async function listApiKeys(options: { workspaceId: string }) {
-  return db().apiKey.findMany({ where: { workspaceId: options.workspaceId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: listedColumns });
+  return db().apiKey.findMany({
+    where: { workspaceId: options.workspaceId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: listedColumns,
+  });
 }
 
 /** One key of the workspace, or null (another workspace's key is as unknown as a missing one). */
 export async function findApiKey(options: { workspaceId: string; apiKeyId: string }) {
-  return db().apiKey.findFirst({ where: { id: options.apiKeyId, workspaceId: options.workspaceId }, select: listedColumns });
+  return db().apiKey.findFirst({
+    where: { id: options.apiKeyId, workspaceId: options.workspaceId },
+    select: listedColumns,
+  });
 }
 
 interface KeyRow {
@@ -104,7 +119,11 @@ export async function verifyApiKey(presented: string): Promise<ApiKeyPrincipal |
   if (!record || record.revoked_at) return null;
   if (!timingSafeEqual(Buffer.from(record.hashed_key), Buffer.from(hashedKey))) return null;
   touchLastUsed(record.id, record.last_used_at);
-  return { apiKeyId: record.id, mode: record.mode, workspace: { id: record.workspace_id, name: record.workspace_name } };
+  return {
+    apiKeyId: record.id,
+    mode: record.mode,
+    workspace: { id: record.workspace_id, name: record.workspace_name },
+  };
 }
 
 function touchLastUsed(apiKeyId: string, lastUsedAt: Date | null): void {
@@ -112,8 +131,13 @@ function touchLastUsed(apiKeyId: string, lastUsedAt: Date | null): void {
   if (lastUsedAt && lastUsedAt > threshold) return;
   // Bookkeeping only: the request must not wait for it or fail because of it.
   void db()
-    .apiKey.updateMany({ where: { id: apiKeyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: threshold } }] }, data: { lastUsedAt: new Date() } })
-    .catch((error: unknown) => console.warn("Could not record API key use:", error instanceof Error ? error.message : error));
+    .apiKey.updateMany({
+      where: { id: apiKeyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: threshold } }] },
+      data: { lastUsedAt: new Date() },
+    })
+    .catch((error: unknown) =>
+      console.warn("Could not record API key use:", error instanceof Error ? error.message : error),
+    );
 }
 
 /** True while the key exists and is not revoked; for responses that outlive the request's check (event streams). */

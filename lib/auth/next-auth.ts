@@ -11,8 +11,12 @@ import { authenticateUser, findOrCreateOAuthUser } from "./users";
 function oauthProviders() {
   const config = env();
   return [
-    ...(config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET ? [GitHubProvider({ clientId: config.GITHUB_CLIENT_ID, clientSecret: config.GITHUB_CLIENT_SECRET })] : []),
-    ...(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET ? [GoogleProvider({ clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET })] : []),
+    ...(config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET
+      ? [GitHubProvider({ clientId: config.GITHUB_CLIENT_ID, clientSecret: config.GITHUB_CLIENT_SECRET })]
+      : []),
+    ...(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
+      ? [GoogleProvider({ clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET })]
+      : []),
   ];
 }
 
@@ -107,7 +111,12 @@ export function authOptions(): NextAuthOptions {
         // A signed-out cookie presented again is an expected refusal, not an error worth a stack trace.
         if (metadata instanceof SessionRevokedError) return;
         const message = metadata instanceof Error ? metadata.message : metadata.error?.message;
-        console.error(`[next-auth][error][${code}]`, `\nhttps://next-auth.js.org/errors#${code.toLowerCase()}`, message, metadata);
+        console.error(
+          `[next-auth][error][${code}]`,
+          `\nhttps://next-auth.js.org/errors#${code.toLowerCase()}`,
+          message,
+          metadata,
+        );
       },
     },
   };

@@ -1,17 +1,34 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { authenticateUser, createAccount, findOrCreateOAuthUser, listUserWorkspaces, SIGN_IN_FAILURE_LIMIT } from "./users";
+import {
+  authenticateUser,
+  createAccount,
+  findOrCreateOAuthUser,
+  listUserWorkspaces,
+  SIGN_IN_FAILURE_LIMIT,
+} from "./users";
 
 describe("accounts", () => {
   it("creates a user with an owned workspace, email case-insensitively unique", async () => {
-    const account = await createAccount({ email: " Grace@Example.com ", password: "long enough pass", name: "Grace", workspaceName: "Navy" });
+    const account = await createAccount({
+      email: " Grace@Example.com ",
+      password: "long enough pass",
+      name: "Grace",
+      workspaceName: "Navy",
+    });
     expect(account.email).toBe("grace@example.com");
-    expect(await listUserWorkspaces(account.userId)).toEqual([{ id: account.workspaceId, name: "Navy", role: "owner" }]);
-    await expect(createAccount({ email: "GRACE@example.com", password: "long enough pass", workspaceName: "Again" })).rejects.toMatchObject({
+    expect(await listUserWorkspaces(account.userId)).toEqual([
+      { id: account.workspaceId, name: "Navy", role: "owner" },
+    ]);
+    await expect(
+      createAccount({ email: "GRACE@example.com", password: "long enough pass", workspaceName: "Again" }),
+    ).rejects.toMatchObject({
       code: "validation_error",
       details: [{ path: "email", message: "is taken" }],
     });
-    await expect(createAccount({ email: "short@example.com", password: "short", workspaceName: "S" })).rejects.toMatchObject({
+    await expect(
+      createAccount({ email: "short@example.com", password: "short", workspaceName: "S" }),
+    ).rejects.toMatchObject({
       code: "validation_error",
       details: [{ path: "password", message: expect.any(String) }],
     });
@@ -26,19 +43,23 @@ describe("accounts", () => {
 
   it("refuses an email after too many failures in 15 minutes, even with the right password, then lets it in again", async () => {
     await createAccount({ email: "target@example.com", password: "the right password", workspaceName: "T" });
-    for (let attempt = 0; attempt < SIGN_IN_FAILURE_LIMIT; attempt += 1) expect(await authenticateUser("target@example.com", `guess ${attempt}`)).toBeNull();
+    for (let attempt = 0; attempt < SIGN_IN_FAILURE_LIMIT; attempt += 1)
+      expect(await authenticateUser("target@example.com", `guess ${attempt}`)).toBeNull();
     expect(await authenticateUser("target@example.com", "the right password")).toBeNull();
     // Other emails are not affected.
     await createAccount({ email: "bystander@example.com", password: "the right password", workspaceName: "B" });
     expect(await authenticateUser("bystander@example.com", "the right password")).not.toBeNull();
 
-    await db().$executeRaw`UPDATE sign_in_failures SET created_at = now() - interval '16 minutes' WHERE email = 'target@example.com'`;
+    await db()
+      .$executeRaw`UPDATE sign_in_failures SET created_at = now() - interval '16 minutes' WHERE email = 'target@example.com'`;
     expect(await authenticateUser("target@example.com", "the right password")).not.toBeNull();
   });
 
   it("maps an OAuth sign-in to one user by email, creating it with a workspace once", async () => {
     const first = await findOrCreateOAuthUser({ email: "Octo@Example.com", name: "Octo Cat" });
     expect(await findOrCreateOAuthUser({ email: "octo@example.com", name: "Other" })).toBe(first);
-    expect(await listUserWorkspaces(first)).toEqual([{ id: expect.any(String), name: "Octo Cat's workspace", role: "owner" }]);
+    expect(await listUserWorkspaces(first)).toEqual([
+      { id: expect.any(String), name: "Octo Cat's workspace", role: "owner" },
+    ]);
   });
 });

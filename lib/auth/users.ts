@@ -15,7 +15,12 @@ export function normalizeEmail(email: string): string {
 }
 
 /** Signs up a new user with a new workspace they own. The email must not be taken. */
-export async function createAccount(options: { email: string; password: string; name?: string; workspaceName: string }) {
+export async function createAccount(options: {
+  email: string;
+  password: string;
+  name?: string;
+  workspaceName: string;
+}) {
   const email = normalizeEmail(options.email);
   if (options.password.length < MIN_PASSWORD_LENGTH) {
     throw new ApiError("validation_error", `The password must have at least ${MIN_PASSWORD_LENGTH} characters.`, {
@@ -25,13 +30,18 @@ export async function createAccount(options: { email: string; password: string; 
   const passwordHash = await hashPassword(options.password);
   try {
     return await db().$transaction(async (tx) => {
-      const user = await tx.user.create({ data: { id: createId("usr"), email, name: options.name?.trim() || null, passwordHash }, select: { id: true, email: true } });
+      const user = await tx.user.create({
+        data: { id: createId("usr"), email, name: options.name?.trim() || null, passwordHash },
+        select: { id: true, email: true },
+      });
       const workspace = await createWorkspace({ name: options.workspaceName.trim(), ownerUserId: user.id, client: tx });
       return { userId: user.id, email: user.email, workspaceId: workspace.id };
     });
   } catch (error) {
     if ((error as { code?: string }).code === "P2002") {
-      throw new ApiError("validation_error", "An account with this email exists already.", { details: [{ path: "email", message: "is taken" }] });
+      throw new ApiError("validation_error", "An account with this email exists already.", {
+        details: [{ path: "email", message: "is taken" }],
+      });
     }
     throw error;
   }
@@ -42,13 +52,25 @@ export async function createAccount(options: { email: string; password: string; 
  * After SIGN_IN_FAILURE_LIMIT failures for an email within 15 minutes, attempts are refused without checking the
  * password; the count lives in the database, so it holds across instances.
  */
-export async function authenticateUser(email: string, password: string): Promise<{ id: string; email: string; name: string | null } | null> {
+export async function authenticateUser(
+  email: string,
+  password: string,
+): Promise<{ id: string; email: string; name: string | null } | null> {
   const normalized = normalizeEmail(email);
   const since = new Date(Date.now() - SIGN_IN_WINDOW_MS);
-  if ((await db().signInFailure.count({ where: { email: normalized, createdAt: { gte: since } } })) >= SIGN_IN_FAILURE_LIMIT) return null;
+  if (
+    (await db().signInFailure.count({ where: { email: normalized, createdAt: { gte: since } } })) >=
+    SIGN_IN_FAILURE_LIMIT
+  )
+    return null;
 
-  const user = await db().user.findUnique({ where: { email: normalized }, select: { id: true, email: true, name: true, passwordHash: true } });
-  const valid = user?.passwordHash ? await verifyPassword(password, user.passwordHash) : (await hashPassword(password), false);
+  const user = await db().user.findUnique({
+    where: { email: normalized },
+    select: { id: true, email: true, name: true, passwordHash: true },
+  });
+  const valid = user?.passwordHash
+    ? await verifyPassword(password, user.passwordHash)
+    : (await hashPassword(password), false);
   if (!user || !valid) {
     await db().signInFailure.create({ data: { id: randomUUID(), email: normalized } });
     return null;
@@ -63,12 +85,18 @@ export async function listUserWorkspaces(userId: string) {
     orderBy: { createdAt: "asc" },
     select: { role: true, workspace: { select: { id: true, name: true } } },
   });
-  return memberships.map((membership) => ({ id: membership.workspace.id, name: membership.workspace.name, role: membership.role }));
+  return memberships.map((membership) => ({
+    id: membership.workspace.id,
+    name: membership.workspace.name,
+    role: membership.role,
+  }));
 }
 
 /** True when the user is a member of the workspace. */
 export async function isWorkspaceMember(options: { userId: string; workspaceId: string }): Promise<boolean> {
-  return (await db().workspaceMember.count({ where: { userId: options.userId, workspaceId: options.workspaceId } })) > 0;
+  return (
+    (await db().workspaceMember.count({ where: { userId: options.userId, workspaceId: options.workspaceId } })) > 0
+  );
 }
 
 /** The user behind an OAuth sign-in, by verified email: created with a workspace of their own on first sign-in. */
@@ -77,7 +105,10 @@ export async function findOrCreateOAuthUser(options: { email: string; name?: str
   const existing = await db().user.findUnique({ where: { email }, select: { id: true } });
   if (existing) return existing.id;
   return db().$transaction(async (tx) => {
-    const user = await tx.user.create({ data: { id: createId("usr"), email, name: options.name ?? null }, select: { id: true } });
+    const user = await tx.user.create({
+      data: { id: createId("usr"), email, name: options.name ?? null },
+      select: { id: true },
+    });
     await createWorkspace({ name: `${options.name ?? email}'s workspace`, ownerUserId: user.id, client: tx });
     return user.id;
   });

@@ -10,7 +10,9 @@ import { db } from "@/lib/db/client";
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value && typeof value === "object") {
-    const entries = Object.entries(value).filter(([, child]) => child !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value)
+      .filter(([, child]) => child !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([key, child]) => `${JSON.stringify(key)}:${canonicalJson(child)}`).join(",")}}`;
   }
   return JSON.stringify(value);
@@ -18,15 +20,25 @@ function canonicalJson(value: unknown): string {
 
 /** SHA-256 of the operation and its normalized input: the cache key, and the ledger's input hash. */
 export function inputHash(operation: string, normalizedInput: Record<string, unknown>): string {
-  return createHash("sha256").update(`${operation}\n${canonicalJson(normalizedInput)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${operation}\n${canonicalJson(normalizedInput)}`)
+    .digest("hex");
 }
 
 export async function readCachedResult<T>(key: string): Promise<T | null> {
-  const entry = await db().enrichmentCacheEntry.findFirst({ where: { key, expiresAt: { gt: new Date() } }, select: { result: true } });
+  const entry = await db().enrichmentCacheEntry.findFirst({
+    where: { key, expiresAt: { gt: new Date() } },
+    select: { result: true },
+  });
   return (entry?.result as T | undefined) ?? null;
 }
 
-export async function writeCachedResult(options: { key: string; operation: string; result: unknown; ttlSeconds: number }): Promise<void> {
+export async function writeCachedResult(options: {
+  key: string;
+  operation: string;
+  result: unknown;
+  ttlSeconds: number;
+}): Promise<void> {
   const expiresAt = new Date(Date.now() + options.ttlSeconds * 1000);
   const result = options.result as object;
   await db().enrichmentCacheEntry.upsert({

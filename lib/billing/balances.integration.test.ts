@@ -13,7 +13,11 @@ async function fundedWorkspace(allowanceCents: number, purchasedCents: number) {
   return { workspaceId: workspace.id, apiKeyId: apiKey.id };
 }
 
-function usage(target: { workspaceId: string; apiKeyId: string }, costCents: number, overrides: Partial<UsageRecord> = {}): UsageRecord {
+function usage(
+  target: { workspaceId: string; apiKeyId: string },
+  costCents: number,
+  overrides: Partial<UsageRecord> = {},
+): UsageRecord {
   return {
     ...target,
     keyMode: "live",
@@ -62,10 +66,23 @@ describe("balances and the ledger", () => {
 
   it("records test-key and cached calls without moving a balance", async () => {
     const target = await fundedWorkspace(10, 0);
-    expect(await recordUsage(usage(target, 7, { debit: false, keyMode: "test" }))).toEqual({ subscriptionRemainingCents: 10, purchasedBalanceCents: 0 });
-    expect(await recordUsage(usage(target, 0, { debit: false, cached: true }))).toEqual({ subscriptionRemainingCents: 10, purchasedBalanceCents: 0 });
+    expect(await recordUsage(usage(target, 7, { debit: false, keyMode: "test" }))).toEqual({
+      subscriptionRemainingCents: 10,
+      purchasedBalanceCents: 0,
+    });
+    expect(await recordUsage(usage(target, 0, { debit: false, cached: true }))).toEqual({
+      subscriptionRemainingCents: 10,
+      purchasedBalanceCents: 0,
+    });
     const entries = (await ledger(target.workspaceId)).filter((entry) => entry.kind === "usage");
-    expect(entries.map((entry) => [entry.keyMode, entry.costCents, entry.subscriptionDeltaCents + entry.purchasedDeltaCents, entry.cached])).toEqual([
+    expect(
+      entries.map((entry) => [
+        entry.keyMode,
+        entry.costCents,
+        entry.subscriptionDeltaCents + entry.purchasedDeltaCents,
+        entry.cached,
+      ]),
+    ).toEqual([
       ["test", 7, 0, false],
       ["live", 0, 0, true],
     ]);
@@ -78,7 +95,8 @@ describe("balances and the ledger", () => {
     const succeeded = outcomes.filter((outcome) => outcome.status === "fulfilled").length;
     const refused = outcomes.filter((outcome) => outcome.status === "rejected");
     expect(succeeded).toBe(12);
-    for (const outcome of refused) expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: "payment_required" });
+    for (const outcome of refused)
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: "payment_required" });
 
     const balances = await getBalances(target.workspaceId);
     expect(balances).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 1 });
@@ -87,14 +105,17 @@ describe("balances and the ledger", () => {
     expect(moved).toBe(balances.subscriptionRemainingCents + balances.purchasedBalanceCents);
     // No lost update: the 12 debits left 34, 31, …, 1 cents behind, each exactly once. (Timestamps are each
     // transaction's start, not its commit, so they cannot order concurrent entries; the balances after can.)
-    const after = entries.filter((entry) => entry.kind === "usage").map((entry) => entry.subscriptionRemainingCents + entry.purchasedBalanceCents);
+    const after = entries
+      .filter((entry) => entry.kind === "usage")
+      .map((entry) => entry.subscriptionRemainingCents + entry.purchasedBalanceCents);
     expect(after.sort((a, b) => b - a)).toEqual(Array.from({ length: 12 }, (_, index) => 37 - 3 * (index + 1)));
   });
 
   it("starts a new period when a month has passed, once, with a ledger entry", async () => {
     const target = await fundedWorkspace(30, 0);
     await recordUsage(usage(target, 25));
-    await db().$executeRaw`UPDATE workspaces SET period_started_at = now() - interval '2 months 3 days' WHERE id = ${target.workspaceId}`;
+    await db()
+      .$executeRaw`UPDATE workspaces SET period_started_at = now() - interval '2 months 3 days' WHERE id = ${target.workspaceId}`;
 
     const [first, second] = await Promise.all([getBalances(target.workspaceId), getBalances(target.workspaceId)]);
     expect(first).toEqual({ subscriptionRemainingCents: 30, purchasedBalanceCents: 0 });
@@ -114,16 +135,22 @@ describe("balances and the ledger", () => {
     await creditWorkspace({ workspaceId: target.workspaceId, cents: 500, note: "Invoice 42" });
     await setSubscriptionAllowance({ workspaceId: target.workspaceId, allowanceCents: 200, note: "Pro plan" });
     const entries = await ledger(target.workspaceId);
-    expect(entries.map((entry) => [entry.kind, entry.purchasedDeltaCents, entry.subscriptionDeltaCents, entry.note])).toEqual([
+    expect(
+      entries.map((entry) => [entry.kind, entry.purchasedDeltaCents, entry.subscriptionDeltaCents, entry.note]),
+    ).toEqual([
       ["credit", 500, 0, "Invoice 42"],
       ["allowance", 0, 200, "Pro plan"],
     ]);
-    await expect(creditWorkspace({ workspaceId: target.workspaceId, cents: -5, note: "x" })).rejects.toThrow(/positive/);
+    await expect(creditWorkspace({ workspaceId: target.workspaceId, cents: -5, note: "x" })).rejects.toThrow(
+      /positive/,
+    );
     await expect(creditWorkspace({ workspaceId: "ws_missing", cents: 5, note: "x" })).rejects.toThrow(/No workspace/);
   });
 
   it("is backed by a database constraint that refuses negative balances", async () => {
     const target = await fundedWorkspace(1, 0);
-    await expect(db().$executeRaw`UPDATE workspaces SET purchased_balance_cents = -1 WHERE id = ${target.workspaceId}`).rejects.toThrow();
+    await expect(
+      db().$executeRaw`UPDATE workspaces SET purchased_balance_cents = -1 WHERE id = ${target.workspaceId}`,
+    ).rejects.toThrow();
   });
 });

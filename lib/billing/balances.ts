@@ -125,12 +125,20 @@ async function recordFreeUsage(usage: UsageRecord): Promise<Balances> {
 }
 
 export function paymentRequired(cents: number): ApiError {
-  return new ApiError("payment_required", `This call needs ${cents} cents and the workspace's balance cannot cover it. Add funds or wait for the next period.`);
+  return new ApiError(
+    "payment_required",
+    `This call needs ${cents} cents and the workspace's balance cannot cover it. Add funds or wait for the next period.`,
+  );
 }
 
 /** Operator action: adds to the purchased balance, with a ledger entry naming why. */
-export async function creditWorkspace(options: { workspaceId: string; cents: number; note: string }): Promise<Balances> {
-  if (!Number.isInteger(options.cents) || options.cents <= 0) throw new Error("Credit must be a positive whole number of cents");
+export async function creditWorkspace(options: {
+  workspaceId: string;
+  cents: number;
+  note: string;
+}): Promise<Balances> {
+  if (!Number.isInteger(options.cents) || options.cents <= 0)
+    throw new Error("Credit must be a positive whole number of cents");
   const [row] = await db().$queryRaw<BalanceRow[]>`
     WITH credited AS (
       UPDATE workspaces SET purchased_balance_cents = purchased_balance_cents + ${options.cents}
@@ -149,8 +157,13 @@ export async function creditWorkspace(options: { workspaceId: string; cents: num
  * Operator action: sets the monthly allowance. The remaining allowance of the current period is set to the new
  * allowance as well (a plan change takes effect now), and the change is written to the ledger.
  */
-export async function setSubscriptionAllowance(options: { workspaceId: string; allowanceCents: number; note: string }): Promise<Balances> {
-  if (!Number.isInteger(options.allowanceCents) || options.allowanceCents < 0) throw new Error("Allowance must be a whole number of cents, 0 or more");
+export async function setSubscriptionAllowance(options: {
+  workspaceId: string;
+  allowanceCents: number;
+  note: string;
+}): Promise<Balances> {
+  if (!Number.isInteger(options.allowanceCents) || options.allowanceCents < 0)
+    throw new Error("Allowance must be a whole number of cents, 0 or more");
   const [row] = await db().$queryRaw<BalanceRow[]>`
     WITH current AS (
       SELECT id, subscription_remaining_cents AS before FROM workspaces WHERE id = ${options.workspaceId} FOR UPDATE

@@ -11,7 +11,10 @@ const run = promisify(execFile);
 /** Runs `npm run billing -- …` as an operator would: its own process, on this file's database. */
 async function billing(...args: string[]) {
   try {
-    const { stdout } = await run(process.execPath, ["--import", "tsx", "lib/billing/cli.ts", ...args], { cwd: ROOT, env: process.env });
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "lib/billing/cli.ts", ...args], {
+      cwd: ROOT,
+      env: process.env,
+    });
     return { code: 0, output: stdout.trim() };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -29,9 +32,16 @@ describe("the billing CLI", () => {
     });
     expect((await billing("allowance", workspace.id, "400")).code).toBe(0);
     const balance = await billing("balance", workspace.id);
-    expect(JSON.parse(balance.output)).toEqual({ workspaceId: workspace.id, subscriptionRemainingCents: 400, purchasedBalanceCents: 250 });
+    expect(JSON.parse(balance.output)).toEqual({
+      workspaceId: workspace.id,
+      subscriptionRemainingCents: 400,
+      purchasedBalanceCents: 250,
+    });
 
-    const entries = await db().ledgerEntry.findMany({ where: { workspaceId: workspace.id }, orderBy: { createdAt: "asc" } });
+    const entries = await db().ledgerEntry.findMany({
+      where: { workspaceId: workspace.id },
+      orderBy: { createdAt: "asc" },
+    });
     expect(entries.map((entry) => [entry.kind, entry.note])).toEqual([
       ["credit", "Invoice 7"],
       ["allowance", "Operator set allowance"],
@@ -40,7 +50,13 @@ describe("the billing CLI", () => {
 
   it("refuses bad input with a usage message and a non-zero exit, changing nothing", async () => {
     const workspace = await createWorkspace({ name: "Careful" });
-    for (const args of [["credit", workspace.id, "ten"], ["credit", workspace.id, "-5"], ["refund", workspace.id, "5"], ["credit"], ["credit", "ws_missing", "5"]]) {
+    for (const args of [
+      ["credit", workspace.id, "ten"],
+      ["credit", workspace.id, "-5"],
+      ["refund", workspace.id, "5"],
+      ["credit"],
+      ["credit", "ws_missing", "5"],
+    ]) {
       const result = await billing(...args);
       expect(result.code, args.join(" ")).not.toBe(0);
       expect(result.output.length).toBeGreaterThan(0);

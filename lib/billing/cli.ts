@@ -12,7 +12,8 @@ import { runningEmbeddedUrl } from "@/lib/db/embedded-postgres";
 import { parseEnv } from "@/lib/env";
 import { creditWorkspace, getBalances, setSubscriptionAllowance, type Balances } from "./balances";
 
-const USAGE = "usage: npm run billing -- balance <workspaceId> | credit <workspaceId> <cents> [note] | allowance <workspaceId> <cents> [note]";
+const USAGE =
+  "usage: npm run billing -- balance <workspaceId> | credit <workspaceId> <cents> [note] | allowance <workspaceId> <cents> [note]";
 
 function wholeCents(text: string | undefined): number {
   const cents = Number(text);
@@ -20,11 +21,22 @@ function wholeCents(text: string | undefined): number {
   return cents;
 }
 
-async function run(command: string | undefined, workspaceId: string | undefined, amount: string | undefined, note: string | undefined): Promise<Balances> {
+async function run(
+  command: string | undefined,
+  workspaceId: string | undefined,
+  amount: string | undefined,
+  note: string | undefined,
+): Promise<Balances> {
   if (!workspaceId) throw new Error(USAGE);
   if (command === "balance") return getBalances(workspaceId);
-  if (command === "credit") return creditWorkspace({ workspaceId, cents: wholeCents(amount), note: note ?? "Operator credit" });
-  if (command === "allowance") return setSubscriptionAllowance({ workspaceId, allowanceCents: wholeCents(amount), note: note ?? "Operator set allowance" });
+  if (command === "credit")
+    return creditWorkspace({ workspaceId, cents: wholeCents(amount), note: note ?? "Operator credit" });
+  if (command === "allowance")
+    return setSubscriptionAllowance({
+      workspaceId,
+      allowanceCents: wholeCents(amount),
+      note: note ?? "Operator set allowance",
+    });
   throw new Error(USAGE);
 }
 
@@ -32,7 +44,9 @@ async function main(): Promise<void> {
   const [command, workspaceId, amount, ...noteWords] = process.argv.slice(2);
   const env = parseEnv(process.env);
   const running = env.DATABASE_URL ? null : await runningEmbeddedUrl(env.DATA_DIR);
-  const database = running ? { url: running, stop: async () => {} } : await openDatabaseServer({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const database = running
+    ? { url: running, stop: async () => {} }
+    : await openDatabaseServer({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   process.env.DATABASE_URL = database.url;
   try {
     const balances = await run(command, workspaceId, amount, noteWords.join(" ") || undefined);

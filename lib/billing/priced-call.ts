@@ -82,7 +82,10 @@ export async function runPricedCall<Output, Data>(
   const mode = principal.mode;
   const requiredCents = options.requiredCents ?? priceRange.minCents;
   if (budgetCents !== undefined && budgetCents < requiredCents) {
-    throw new ApiError("payment_required", `X-Budget-Cents (${budgetCents}) is below the ${requiredCents} cents this call needs.`);
+    throw new ApiError(
+      "payment_required",
+      `X-Budget-Cents (${budgetCents}) is below the ${requiredCents} cents this call needs.`,
+    );
   }
   const hash = inputHash(options.operation, options.normalizedInput);
   const useCache = mode === "live" && !options.bypassCache;
@@ -120,7 +123,12 @@ export async function runPricedCall<Output, Data>(
   });
   // Nothing found is not worth remembering: a provider added later, or a retry, may find it.
   if (mode === "live" && !cached && summary.fieldsReturned.length > 0) {
-    await writeCachedResult({ key: hash, operation: options.operation, result: output, ttlSeconds: options.cacheTtlSeconds });
+    await writeCachedResult({
+      key: hash,
+      operation: options.operation,
+      result: output,
+      ttlSeconds: options.cacheTtlSeconds,
+    });
   }
 
   return {

@@ -6,7 +6,10 @@ import type { IntelligenceSignal } from "@/lib/contracts/enrichment";
  */
 export const PRICES = {
   companies_domain_emails: { baseCents: 2, perEmailCents: 1 },
-  companies_intelligence: { funding: 10, competitors: 8, technographics: 5 } satisfies Record<IntelligenceSignal, number>,
+  companies_intelligence: { funding: 10, competitors: 8, technographics: 5 } satisfies Record<
+    IntelligenceSignal,
+    number
+  >,
   media_video_details: 1,
   /** Charged only when something is found: a miss is free (but the balance must cover a hit to start). */
   people_email: 4,
@@ -37,7 +40,9 @@ export function multiRecordCost(operation: MultiRecordOperation, records: number
 }
 
 /** A found-or-free lookup: costs nothing when nothing is found, its price otherwise. */
-export function lookupPriceRange(operation: "people_email" | "people_enrich" | "people_mobile" | "companies_enrich"): PriceRange {
+export function lookupPriceRange(
+  operation: "people_email" | "people_enrich" | "people_mobile" | "companies_enrich",
+): PriceRange {
   return { minCents: 0, maxCents: PRICES[operation] };
 }
 

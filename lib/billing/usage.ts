@@ -7,7 +7,10 @@ const RECENT_ENTRIES = 50;
 export async function getUsage(options: { workspaceId: string; days: number }) {
   const { workspaceId, days } = options;
   const balances = await getBalances(workspaceId);
-  const workspace = await db().workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { subscriptionAllowanceCents: true } });
+  const workspace = await db().workspace.findUniqueOrThrow({
+    where: { id: workspaceId },
+    select: { subscriptionAllowanceCents: true },
+  });
   const since = new Date(Date.now() - days * 24 * 3600 * 1000);
 
   const perDay = await db().$queryRaw<{ day: string; cost_cents: bigint; calls: bigint }[]>`
@@ -17,7 +20,9 @@ export async function getUsage(options: { workspaceId: string; days: number }) {
     FROM ledger_entries
     WHERE workspace_id = ${workspaceId} AND kind = 'usage' AND created_at >= ${since}
     GROUP BY 1 ORDER BY 1`;
-  const perOperation = await db().$queryRaw<{ operation: string; calls: bigint; cost_cents: bigint; cached_calls: bigint; test_calls: bigint }[]>`
+  const perOperation = await db().$queryRaw<
+    { operation: string; calls: bigint; cost_cents: bigint; cached_calls: bigint; test_calls: bigint }[]
+  >`
     SELECT operation, count(*) AS calls,
            COALESCE(sum(-(subscription_delta_cents + purchased_delta_cents)), 0) AS cost_cents,
            count(*) FILTER (WHERE cached) AS cached_calls,

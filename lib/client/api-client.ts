@@ -50,7 +50,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const fetchImpl = options.fetch ?? fetch;
   return {
     async call<C extends Contract>(contract: C, input: ClientInput<C>): Promise<ContractOutput<C>> {
-      const { params, query, body, headers: extraHeaders } = input as {
+      const {
+        params,
+        query,
+        body,
+        headers: extraHeaders,
+      } = input as {
         params?: Record<string, unknown>;
         query?: Record<string, unknown>;
         headers?: Record<string, unknown>;
@@ -58,15 +63,30 @@ export function createApiClient(options: ApiClientOptions = {}) {
       };
       const url = `${options.baseUrl ?? ""}${buildPath(contract.path, params)}${buildQuery(query)}`;
       const headers: Record<string, string> = { accept: "application/json", ...options.headers };
-      for (const [name, value] of Object.entries(extraHeaders ?? {})) if (value !== undefined) headers[name] = String(value);
+      for (const [name, value] of Object.entries(extraHeaders ?? {}))
+        if (value !== undefined) headers[name] = String(value);
       if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
       if (body !== undefined) headers["content-type"] = "application/json";
-      const response = await fetchImpl(url, { method: contract.method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const response = await fetchImpl(url, {
+        method: contract.method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const payload: unknown = await response.json().catch(() => undefined);
       if (!response.ok) {
         const parsed = errorBodySchema.safeParse(payload);
-        if (parsed.success) throw new ApiClientError(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.details);
-        throw new ApiClientError(response.status, "unknown", `${contract.method} ${contract.path} answered ${response.status}`);
+        if (parsed.success)
+          throw new ApiClientError(
+            response.status,
+            parsed.data.error.code,
+            parsed.data.error.message,
+            parsed.data.error.details,
+          );
+        throw new ApiClientError(
+          response.status,
+          "unknown",
+          `${contract.method} ${contract.path} answered ${response.status}`,
+        );
       }
       return contract.response.parse(payload) as ContractOutput<C>;
     },

@@ -31,7 +31,10 @@ export async function followDeliveryEvents(options: {
   signal: AbortSignal;
   onEvent: (event: DeliveryEventMessage) => void;
 }): Promise<void> {
-  const response = await fetch(`${options.baseUrl ?? ""}${streamDeliveryEventsContract.path}`, { headers: { accept: "text/event-stream", ...options.headers }, signal: options.signal });
+  const response = await fetch(`${options.baseUrl ?? ""}${streamDeliveryEventsContract.path}`, {
+    headers: { accept: "text/event-stream", ...options.headers },
+    signal: options.signal,
+  });
   if (!response.ok || !response.body) throw new Error(`Event stream answered ${response.status}`);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";

@@ -18,7 +18,8 @@ export const queryKeys = {
     /** The list's first page, polled for new arrivals; kept apart from the list so polling never moves its rows. */
     latest: (workspaceId: string | null, filters: DeliveryListFilters) =>
       [...queryKeys.deliveries.list(workspaceId, filters), "latest"] as const,
-    detail: (workspaceId: string | null, id: string) => [...queryKeys.deliveries.all(workspaceId), "detail", id] as const,
+    detail: (workspaceId: string | null, id: string) =>
+      [...queryKeys.deliveries.all(workspaceId), "detail", id] as const,
     /** A delivery's exact body as text (for "copy as curl"). */
     rawText: (workspaceId: string | null, id: string) =>
       [...queryKeys.deliveries.detail(workspaceId, id), "raw-text"] as const,

@@ -2,18 +2,39 @@ import { z } from "zod";
 import { defineContract } from "./contract";
 import { pricedEnvelope, pricedHeaders, publicHostname } from "./enrichment";
 
-const text = z.string().trim().min(1, { error: "must not be empty" }).max(200, { error: "must be at most 200 characters" });
+const text = z
+  .string()
+  .trim()
+  .min(1, { error: "must not be empty" })
+  .max(200, { error: "must be at most 200 characters" });
 const limit = z
   .number()
   .int({ error: "must be a whole number" })
   .min(1, { error: "must be at least 1" })
   .max(100, { error: "must be at most 100" })
   .default(10);
-const cursor = z.string().min(1, { error: "must not be empty" }).max(2000).optional().meta({ description: "`nextCursor` of the previous page." });
-const nextCursor = z.string().nullable().meta({ description: "Pass as `cursor` (with the same body otherwise) for the next page; `null` on the last page." });
+const cursor = z
+  .string()
+  .min(1, { error: "must not be empty" })
+  .max(2000)
+  .optional()
+  .meta({ description: "`nextCursor` of the previous page." });
+const nextCursor = z
+  .string()
+  .nullable()
+  .meta({ description: "Pass as `cursor` (with the same body otherwise) for the next page; `null` on the last page." });
 
 /** Employee-count brackets, as company-data vendors write them. */
-export const COMPANY_SIZE_RANGES = ["1-10", "11-50", "51-200", "201-500", "501-1000", "1001-5000", "5001-10000", "10001+"] as const;
+export const COMPANY_SIZE_RANGES = [
+  "1-10",
+  "11-50",
+  "51-200",
+  "201-500",
+  "501-1000",
+  "1001-5000",
+  "5001-10000",
+  "10001+",
+] as const;
 export type CompanySizeRange = (typeof COMPANY_SIZE_RANGES)[number];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -36,18 +57,30 @@ export const companyProfileDataSchema = z
     legalName: z.string().nullable(),
     description: z.string().nullable(),
     industry: z.string().nullable().meta({ description: "Only when a source states it; never inferred." }),
-    keywords: z.array(z.string()).meta({ description: "Lower-case words that say what the company does; usable as `filters.keywords` of discover." }),
+    keywords: z.array(z.string()).meta({
+      description: "Lower-case words that say what the company does; usable as `filters.keywords` of discover.",
+    }),
     sizeRange: z.string().nullable().meta({ description: "Employee-count bracket, e.g. `51-200`." }),
     employeeCount: z.number().int().nullable(),
     founded: z.number().int().nullable().meta({ description: "Year founded." }),
     location: locationSchema.nullable(),
     phone: z.string().nullable(),
-    socialProfiles: z.array(z.object({ network: z.string(), url: z.string() })).meta({ description: "Company profiles, one per network." }),
+    socialProfiles: z
+      .array(z.object({ network: z.string(), url: z.string() }))
+      .meta({ description: "Company profiles, one per network." }),
     logo: z.string().nullable().meta({ description: "URL of the logo (or the largest icon)." }),
-    mailProvider: z.string().nullable().meta({ description: "Who hosts the domain's mailboxes, from its MX records, e.g. `Google Workspace`." }),
-    technologies: z.array(z.object({ name: z.string(), category: z.string() })).meta({ description: "Summary of the stack seen on the site and DNS." }),
+    mailProvider: z
+      .string()
+      .nullable()
+      .meta({ description: "Who hosts the domain's mailboxes, from its MX records, e.g. `Google Workspace`." }),
+    technologies: z
+      .array(z.object({ name: z.string(), category: z.string() }))
+      .meta({ description: "Summary of the stack seen on the site and DNS." }),
   })
-  .meta({ id: "CompanyProfile", description: "What is known of the company; missing facts are `null` or empty (see `meta.fieldsMissing`)." });
+  .meta({
+    id: "CompanyProfile",
+    description: "What is known of the company; missing facts are `null` or empty (see `meta.fieldsMissing`).",
+  });
 
 export const companyEnrichContract = defineContract({
   operationId: "companies_enrich",
@@ -89,7 +122,7 @@ export const companySearchContract = defineContract({
   tag: "Companies search",
   summary: "Companies by name or keywords",
   description:
-    "Companies whose name resembles `query` (typos and partial names included) or whose name, keywords or description contain its words (`or` and `\"quoted phrases\"` are understood), best match first: a company with exactly that name or domain comes first, which resolves a name to its domain. Up to 500 companies are ranked per query; `total` counts them and `nextCursor` pages through them. Priced: a base price plus one price per company returned; X-Budget-Cents cuts the page to what it affords.",
+    'Companies whose name resembles `query` (typos and partial names included) or whose name, keywords or description contain its words (`or` and `"quoted phrases"` are understood), best match first: a company with exactly that name or domain comes first, which resolves a name to its domain. Up to 500 companies are ranked per query; `total` counts them and `nextCursor` pages through them. Priced: a base price plus one price per company returned; X-Budget-Cents cuts the page to what it affords.',
   auth: "apiKey",
   headers: pricedHeaders,
   body: z.strictObject({
@@ -113,9 +146,15 @@ const listOf = (what: string, max: number) =>
 
 const discoverFilters = z
   .strictObject({
-    industry: listOf("industries", 10).meta({ description: "Any of these industries, as sources state them (case-insensitive)." }),
-    keywords: listOf("keywords", 20).meta({ description: "Any of these keywords (see `keywords` of enrich); more matches rank higher." }),
-    technologies: listOf("technologies", 20).meta({ description: "Any of these technologies, e.g. `WordPress`; more matches rank higher." }),
+    industry: listOf("industries", 10).meta({
+      description: "Any of these industries, as sources state them (case-insensitive).",
+    }),
+    keywords: listOf("keywords", 20).meta({
+      description: "Any of these keywords (see `keywords` of enrich); more matches rank higher.",
+    }),
+    technologies: listOf("technologies", 20).meta({
+      description: "Any of these technologies, e.g. `WordPress`; more matches rank higher.",
+    }),
     country: z
       .string()
       .trim()
@@ -126,7 +165,9 @@ const discoverFilters = z
       .meta({ description: "A two-letter ISO 3166 code or an English country name, e.g. `US` or `Germany`." }),
     locality: text.optional().meta({ description: "City, e.g. `Berlin` (case-insensitive)." }),
     sizeRange: z
-      .enum(COMPANY_SIZE_RANGES, { error: `must be one of ${COMPANY_SIZE_RANGES.map((range) => `\`${range}\``).join(", ")}` })
+      .enum(COMPANY_SIZE_RANGES, {
+        error: `must be one of ${COMPANY_SIZE_RANGES.map((range) => `\`${range}\``).join(", ")}`,
+      })
       .optional()
       .meta({ description: "Employee-count bracket." }),
   })
@@ -138,8 +179,14 @@ export const companyDiscoverDataSchema = z
       z.object({
         domain: z.string(),
         name: z.string().nullable(),
-        similarity: z.number().nullable().meta({ description: "0–1 likeness to `domain`; `null` when discovering by filters alone." }),
-        matched: z.array(z.string()).meta({ description: "Why it is listed: the keywords and technologies it shares with `domain` or matches in `filters`." }),
+        similarity: z
+          .number()
+          .nullable()
+          .meta({ description: "0–1 likeness to `domain`; `null` when discovering by filters alone." }),
+        matched: z.array(z.string()).meta({
+          description:
+            "Why it is listed: the keywords and technologies it shares with `domain` or matches in `filters`.",
+        }),
       }),
     ),
     total: z.number().int().meta({ description: "Matching companies before paging." }),
@@ -164,10 +211,13 @@ export const companyDiscoverContract = defineContract({
       limit,
       cursor,
     })
-    .refine((body) => body.domain !== undefined || Object.values(body.filters ?? {}).some((value) => value !== undefined), {
-      error: "send `domain`, at least one filter, or both",
-      path: ["domain"],
-    }),
+    .refine(
+      (body) => body.domain !== undefined || Object.values(body.filters ?? {}).some((value) => value !== undefined),
+      {
+        error: "send `domain`, at least one filter, or both",
+        path: ["domain"],
+      },
+    ),
   response: pricedEnvelope(companyDiscoverDataSchema),
   errors: ["validation_error", "unauthorized", "payment_required"],
 });

@@ -73,7 +73,9 @@ export interface ContractInput<C extends Contract> {
 
 /** What a caller passes to the typed client. */
 export type ClientInput<C extends Contract> = {
-  [K in "params" | "query" | "headers" | "body" as C[K] extends z.ZodType ? K : never]: C[K] extends z.ZodType ? z.input<C[K]> : never;
+  [K in "params" | "query" | "headers" | "body" as C[K] extends z.ZodType ? K : never]: C[K] extends z.ZodType
+    ? z.input<C[K]>
+    : never;
 };
 
 export type ContractOutput<C extends Contract> = z.output<C["response"]>;

@@ -1,7 +1,17 @@
 import { z } from "zod";
 import { defineContract } from "./contract";
 
-const PRIVATE_SUFFIXES = [".local", ".localhost", ".internal", ".lan", ".home", ".corp", ".intranet", ".test", ".invalid"];
+const PRIVATE_SUFFIXES = [
+  ".local",
+  ".localhost",
+  ".internal",
+  ".lan",
+  ".home",
+  ".corp",
+  ".intranet",
+  ".test",
+  ".invalid",
+];
 
 /**
  * A public DNS hostname such as `stripe.com`: letters, digits and hyphens in 2+ labels, no scheme, path, port or IP
@@ -15,12 +25,21 @@ export const publicHostname = z
   .max(253, { error: "must be at most 253 characters" })
   .transform((value) => value.replace(/\.$/, "").replace(/^www\./, ""))
   // `abort`: one message per bad domain, the most specific one.
-  .refine((value) => !/[/:@?#\s]/.test(value), { error: "must be a bare hostname such as `example.com`: no scheme, path or port", abort: true })
-  .refine((value) => /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(value), {
-    error: "must be a valid public hostname such as `example.com`",
+  .refine((value) => !/[/:@?#\s]/.test(value), {
+    error: "must be a bare hostname such as `example.com`: no scheme, path or port",
     abort: true,
   })
-  .refine((value) => !PRIVATE_SUFFIXES.some((suffix) => value.endsWith(suffix)), { error: "must be a public hostname" });
+  .refine(
+    (value) =>
+      /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(value),
+    {
+      error: "must be a valid public hostname such as `example.com`",
+      abort: true,
+    },
+  )
+  .refine((value) => !PRIVATE_SUFFIXES.some((suffix) => value.endsWith(suffix)), {
+    error: "must be a public hostname",
+  });
 
 const text = z.string().trim().min(1, { error: "must not be empty" }).max(200);
 
@@ -48,8 +67,13 @@ export const pricedHeaders = z.object({
     .regex(/^\d{1,8}$/, { error: "must be a whole number of cents, 0 or more" })
     .transform(Number)
     .optional()
-    .meta({ description: "The most this call may cost, in cents. The answer is cut to fit; below the minimum price → 402." }),
-  "cache-control": z.string().optional().meta({ description: "`no-cache` answers from upstream even when a cached answer exists." }),
+    .meta({
+      description: "The most this call may cost, in cents. The answer is cut to fit; below the minimum price → 402.",
+    }),
+  "cache-control": z
+    .string()
+    .optional()
+    .meta({ description: "`no-cache` answers from upstream even when a cached answer exists." }),
 });
 
 export function pricedEnvelope<T extends z.ZodType>(data: T) {
@@ -101,13 +125,26 @@ export const domainEmailsContract = defineContract({
     .strictObject({
       domain: publicHostname.optional(),
       company: text.optional(),
-      limit: z.number().int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(100, { error: "must be at most 100" }).default(10),
-      offset: z.number().int({ error: "must be a whole number" }).min(0, { error: "must be 0 or more" }).max(1_000_000).default(0),
+      limit: z
+        .number()
+        .int({ error: "must be a whole number" })
+        .min(1, { error: "must be at least 1" })
+        .max(100, { error: "must be at most 100" })
+        .default(10),
+      offset: z
+        .number()
+        .int({ error: "must be a whole number" })
+        .min(0, { error: "must be 0 or more" })
+        .max(1_000_000)
+        .default(0),
       type: z.enum(["personal", "generic"]).optional(),
       seniority: text.optional(),
       department: text.optional(),
     })
-    .refine((body) => body.domain !== undefined || body.company !== undefined, { error: "send `domain` or `company`", path: ["domain"] }),
+    .refine((body) => body.domain !== undefined || body.company !== undefined, {
+      error: "send `domain` or `company`",
+      path: ["domain"],
+    }),
   response: pricedEnvelope(domainEmailsDataSchema),
   errors: ["validation_error", "unauthorized", "payment_required"],
 });
@@ -116,14 +153,29 @@ export const domainEmailsContract = defineContract({
 export const INTELLIGENCE_SIGNALS = ["funding", "competitors", "technographics"] as const;
 export type IntelligenceSignal = (typeof INTELLIGENCE_SIGNALS)[number];
 
-const roundSchema = z.object({ type: z.string(), amountUsd: z.number().nullable(), date: z.string().nullable(), investors: z.array(z.string()) });
+const roundSchema = z.object({
+  type: z.string(),
+  amountUsd: z.number().nullable(),
+  date: z.string().nullable(),
+  investors: z.array(z.string()),
+});
 
 export const intelligenceDataSchema = z
   .object({
     domain: z.string(),
     signal: z.enum(INTELLIGENCE_SIGNALS),
-    funding: z.object({ totalRaisedUsd: z.number().nullable(), lastRound: roundSchema.nullable(), rounds: z.array(roundSchema) }).nullable().optional(),
-    competitors: z.array(z.object({ name: z.string(), domain: z.string(), similarity: z.number() })).nullable().optional(),
+    funding: z
+      .object({
+        totalRaisedUsd: z.number().nullable(),
+        lastRound: roundSchema.nullable(),
+        rounds: z.array(roundSchema),
+      })
+      .nullable()
+      .optional(),
+    competitors: z
+      .array(z.object({ name: z.string(), domain: z.string(), similarity: z.number() }))
+      .nullable()
+      .optional(),
     technographics: z
       .array(
         z.object({
@@ -138,7 +190,10 @@ export const intelligenceDataSchema = z
       .nullable()
       .optional(),
   })
-  .meta({ id: "CompanyIntelligence", description: "The requested signal; `null` when nothing was found (see `meta.fieldsMissing`)." });
+  .meta({
+    id: "CompanyIntelligence",
+    description: "The requested signal; `null` when nothing was found (see `meta.fieldsMissing`).",
+  });
 
 export const intelligenceContract = defineContract({
   operationId: "companies_intelligence",

@@ -22,7 +22,9 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
 
 export const errorDetailSchema = z.object({
-  path: z.string().meta({ description: "Dotted path of the offending field, e.g. `limit` or `ids.3`; empty for the whole input." }),
+  path: z
+    .string()
+    .meta({ description: "Dotted path of the offending field, e.g. `limit` or `ids.3`; empty for the whole input." }),
   message: z.string(),
 });
 
@@ -42,7 +44,9 @@ export type ErrorDetail = z.infer<typeof errorDetailSchema>;
 
 /** The video endpoint's error bodies, in the FastAPI shape its clients know (DESIGN §3). */
 export const fastApiValidationErrorSchema = z
-  .object({ detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })) })
+  .object({
+    detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })),
+  })
   .meta({ id: "HTTPValidationError" });
 
 export const fastApiErrorSchema = z.object({ detail: z.string() }).meta({ id: "HTTPError" });

@@ -19,7 +19,13 @@ import {
   updateWebhookEndpointContract,
 } from "./webhooks";
 import { getWorkspaceContract } from "./workspace";
-import { createApiKeyContract, getUsageContract, listApiKeysContract, listWorkspacesContract, revokeApiKeyContract } from "./workspace-admin";
+import {
+  createApiKeyContract,
+  getUsageContract,
+  listApiKeysContract,
+  listWorkspacesContract,
+  revokeApiKeyContract,
+} from "./workspace-admin";
 
 /** Every operation of the API. The OpenAPI document and the route-coverage test are built from this list. */
 export const contracts: readonly Contract[] = [

@@ -35,10 +35,20 @@ export const videoDetailsContract = defineContract({
       .string({ error: (issue) => (issue.input === undefined ? "Field required" : "must be text") })
       .trim()
       .max(2_000, { error: "is too long" })
-      .refine((value) => parseVideoId(value) !== null, { error: "must be an 11-character YouTube video id or a YouTube video URL" })
+      .refine((value) => parseVideoId(value) !== null, {
+        error: "must be an 11-character YouTube video id or a YouTube video URL",
+      })
       .transform((value) => parseVideoId(value)!)
       .meta({ description: "A video id such as `dQw4w9WgXcQ`, or a YouTube URL." }),
   }),
   response: videoDetailsSchema,
-  errors: ["validation_error", "unauthorized", "payment_required", "not_found", "forbidden", "unavailable_for_legal_reasons", "upstream_unavailable"],
+  errors: [
+    "validation_error",
+    "unauthorized",
+    "payment_required",
+    "not_found",
+    "forbidden",
+    "unavailable_for_legal_reasons",
+    "upstream_unavailable",
+  ],
 });

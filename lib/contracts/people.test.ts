@@ -24,16 +24,23 @@ describe("canonicalLinkedinUrl", () => {
 
 describe("people lookup bodies", () => {
   it("lower-cases the address and canonicalises the profile URL", () => {
-    expect(personEnrichContract.body.parse({ email: " Priya.Natarajan@ACME.example " })).toEqual({ email: "priya.natarajan@acme.example" });
+    expect(personEnrichContract.body.parse({ email: " Priya.Natarajan@ACME.example " })).toEqual({
+      email: "priya.natarajan@acme.example",
+    });
     expect(personEnrichContract.body.parse({ linkedinUrl: "linkedin.com/in/Hannah-Schmidt-Acme-Test/" })).toEqual({
       linkedinUrl: "https://www.linkedin.com/in/hannah-schmidt-acme-test",
     });
   });
 
-  it.each(["jordan@localhost", "jordan@acme.local", "jordan@10.0.0.1", "@acme.example", "jordan@@acme.example", "jordan ellis@acme.example", `${"a".repeat(65)}@acme.example`])(
-    "refuses the address %j",
-    (email) => {
-      expect(personEnrichContract.body.safeParse({ email }).success).toBe(false);
-    },
-  );
+  it.each([
+    "jordan@localhost",
+    "jordan@acme.local",
+    "jordan@10.0.0.1",
+    "@acme.example",
+    "jordan@@acme.example",
+    "jordan ellis@acme.example",
+    `${"a".repeat(65)}@acme.example`,
+  ])("refuses the address %j", (email) => {
+    expect(personEnrichContract.body.safeParse({ email }).success).toBe(false);
+  });
 });

@@ -9,7 +9,11 @@ import { pricedEnvelope, pricedHeaders, publicHostname } from "./enrichment";
  */
 
 const text = z.string().trim().min(1, { error: "must not be empty" }).max(200);
-const namePart = z.string().trim().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" });
+const namePart = z
+  .string()
+  .trim()
+  .min(1, { error: "must not be empty" })
+  .max(100, { error: "must be at most 100 characters" });
 
 /** A name holds a first and a last name when it has at least two words. */
 const nameWords = (name: string) => name.trim().split(/\s+/).filter(Boolean);
@@ -21,7 +25,10 @@ function exactlyOne(body: Record<string, unknown>, names: [string, string], cont
   context.addIssue({
     code: "custom",
     path: [given.length === 0 ? names[0] : names[1]],
-    message: given.length === 0 ? `send \`${names[0]}\` or \`${names[1]}\`` : `send \`${names[0]}\` or \`${names[1]}\`, not both`,
+    message:
+      given.length === 0
+        ? `send \`${names[0]}\` or \`${names[1]}\``
+        : `send \`${names[0]}\` or \`${names[1]}\`, not both`,
   });
 }
 
@@ -57,7 +64,10 @@ const linkedinUrl = z
   .transform((value, context) => {
     const canonical = canonicalLinkedinUrl(value);
     if (canonical === null) {
-      context.addIssue({ code: "custom", message: "must be a LinkedIn profile URL such as `https://www.linkedin.com/in/jane-doe`" });
+      context.addIssue({
+        code: "custom",
+        message: "must be a LinkedIn profile URL such as `https://www.linkedin.com/in/jane-doe`",
+      });
       return z.NEVER;
     }
     return canonical;
@@ -90,16 +100,25 @@ const verification = z
     date: z.string().nullable().meta({ description: "YYYY-MM-DD of the check." }),
     status: z.enum(["valid", "invalid", "accept_all", "webmail", "disposable", "unknown"]).nullable(),
   })
-  .meta({ description: "What could be checked about the address without sending mail; `valid` only when a data source confirmed it." });
+  .meta({
+    description:
+      "What could be checked about the address without sending mail; `valid` only when a data source confirmed it.",
+  });
 
 // ─── POST /v1/data/svc/people/email ──────────────────────────────────────────────────────────────────────────────
 
 export const personEmailDataSchema = z
   .object({
-    email: z.string().nullable().meta({ description: "The most likely work address; `null` when none was found (then nothing is charged)." }),
+    email: z
+      .string()
+      .nullable()
+      .meta({ description: "The most likely work address; `null` when none was found (then nothing is charged)." }),
     firstName: z.string(),
     lastName: z.string(),
-    domain: z.string().nullable().meta({ description: "The company's domain (resolved from `company` when that was sent)." }),
+    domain: z
+      .string()
+      .nullable()
+      .meta({ description: "The company's domain (resolved from `company` when that was sent)." }),
     position: z.string().nullable(),
     seniority: z.string().nullable(),
     department: z.string().nullable(),
@@ -112,7 +131,8 @@ export const personEmailDataSchema = z
           email: z.string(),
           confidence: z.number().int().meta({ description: "0–100." }),
           reason: z.enum(["found_on_site", "pattern", "vendor"]).meta({
-            description: "`found_on_site`: published on the company's site; `pattern`: the company's address format applied to the name; `vendor`: a data source's record.",
+            description:
+              "`found_on_site`: published on the company's site; `pattern`: the company's address format applied to the name; `vendor`: a data source's record.",
           }),
         }),
       )
@@ -138,17 +158,34 @@ export const personEmailContract = defineContract({
       fullName: namePart
         .refine((value) => nameWords(value).length >= 2, { error: "must hold a first and a last name" })
         .optional()
-        .meta({ description: "Instead of `firstName` and `lastName`: the first word is the first name, the last word the last name." }),
+        .meta({
+          description:
+            "Instead of `firstName` and `lastName`: the first word is the first name, the last word the last name.",
+        }),
       domain: publicHostname.optional(),
       company: text.optional(),
     })
     .superRefine((body, context) => {
       const parts = [body.firstName, body.lastName].filter((part) => part !== undefined).length;
       if (body.fullName !== undefined && parts > 0) {
-        context.addIssue({ code: "custom", path: ["fullName"], message: "send `fullName` or `firstName` and `lastName`, not both" });
+        context.addIssue({
+          code: "custom",
+          path: ["fullName"],
+          message: "send `fullName` or `firstName` and `lastName`, not both",
+        });
       } else if (body.fullName === undefined) {
-        if (body.firstName === undefined) context.addIssue({ code: "custom", path: ["firstName"], message: "send `firstName` and `lastName`, or `fullName`" });
-        if (body.lastName === undefined) context.addIssue({ code: "custom", path: ["lastName"], message: "send `firstName` and `lastName`, or `fullName`" });
+        if (body.firstName === undefined)
+          context.addIssue({
+            code: "custom",
+            path: ["firstName"],
+            message: "send `firstName` and `lastName`, or `fullName`",
+          });
+        if (body.lastName === undefined)
+          context.addIssue({
+            code: "custom",
+            path: ["lastName"],
+            message: "send `firstName` and `lastName`, or `fullName`",
+          });
       }
       exactlyOne(body, ["domain", "company"], context);
     }),
@@ -181,7 +218,11 @@ export const personProfileDataSchema = z
       .meta({ description: "Where the person works: their company's address when the person's own is not known." }),
     socialProfiles: z.array(z.object({ network: z.string(), url: z.string() })),
   })
-  .meta({ id: "PersonProfile", description: "Unknown fields are `null` (listed in `meta.fieldsMissing`); an unknown person has every field `null`." });
+  .meta({
+    id: "PersonProfile",
+    description:
+      "Unknown fields are `null` (listed in `meta.fieldsMissing`); an unknown person has every field `null`.",
+  });
 
 export const personEnrichContract = defineContract({
   operationId: "people_enrich",
@@ -205,7 +246,9 @@ export const personPhoneNumbersDataSchema = z
         number: z.string().meta({ description: "E.164, e.g. `+12175550142`." }),
         type: z.enum(["mobile", "work", "other"]),
         confidence: z.number().meta({ description: "0–1." }),
-        source: z.string().meta({ description: "The page the number was published on, or `vendor` for a data source's record." }),
+        source: z
+          .string()
+          .meta({ description: "The page the number was published on, or `vendor` for a data source's record." }),
       }),
     ),
   })
@@ -242,11 +285,17 @@ export const peopleSearchDataSchema = z
         email: z.string().nullable(),
         linkedin: z.string().nullable(),
         twitter: z.string().nullable().meta({ description: "Handle without `@`." }),
-        confidence: z.number().int().meta({ description: "0–100: how sure we are the person works there in this role." }),
+        confidence: z
+          .number()
+          .int()
+          .meta({ description: "0–100: how sure we are the person works there in this role." }),
       }),
     ),
     total: z.number().int().meta({ description: "Matching people before paging." }),
-    nextCursor: z.string().nullable().meta({ description: "Pass as `cursor` (with the same filters) for the next page; `null` on the last page." }),
+    nextCursor: z
+      .string()
+      .nullable()
+      .meta({ description: "Pass as `cursor` (with the same filters) for the next page; `null` on the last page." }),
   })
   .meta({ id: "PeopleSearch" });
 
@@ -262,16 +311,36 @@ export const peopleSearchContract = defineContract({
   headers: pricedHeaders,
   body: z.strictObject({
     domain: publicHostname,
-    titles: z.array(text, { error: "must be a list of titles" }).min(1, { error: "must not be empty" }).max(20, { error: "must have at most 20 titles" }).optional(),
-    seniority: z.array(seniority, { error: "must be a list of seniorities" }).min(1, { error: "must not be empty" }).max(3).optional(),
+    titles: z
+      .array(text, { error: "must be a list of titles" })
+      .min(1, { error: "must not be empty" })
+      .max(20, { error: "must have at most 20 titles" })
+      .optional(),
+    seniority: z
+      .array(seniority, { error: "must be a list of seniorities" })
+      .min(1, { error: "must not be empty" })
+      .max(3)
+      .optional(),
     department: z
       .array(text, { error: "must be a list of departments" })
       .min(1, { error: "must not be empty" })
       .max(20, { error: "must have at most 20 departments" })
       .optional()
-      .meta({ description: "E.g. `sales`, `marketing`, `it`, `finance`, `executive`, `hr`, `legal`, `support`, `operations`." }),
-    limit: z.number().int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(100, { error: "must be at most 100" }).default(10),
-    cursor: z.string().min(1, { error: "must not be empty" }).max(2000).optional().meta({ description: "`nextCursor` of the previous page." }),
+      .meta({
+        description: "E.g. `sales`, `marketing`, `it`, `finance`, `executive`, `hr`, `legal`, `support`, `operations`.",
+      }),
+    limit: z
+      .number()
+      .int({ error: "must be a whole number" })
+      .min(1, { error: "must be at least 1" })
+      .max(100, { error: "must be at most 100" })
+      .default(10),
+    cursor: z
+      .string()
+      .min(1, { error: "must not be empty" })
+      .max(2000)
+      .optional()
+      .meta({ description: "`nextCursor` of the previous page." }),
   }),
   response: pricedEnvelope(peopleSearchDataSchema),
   errors: ["validation_error", "unauthorized", "payment_required"],

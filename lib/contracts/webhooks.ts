@@ -3,8 +3,16 @@ import { defineContract, envelope } from "./contract";
 
 export const SIGNATURE_SCHEME_NAMES = ["standard-webhooks", "stripe", "github", "shopify", "slack"] as const;
 
-const endpointId = z.string().min(1).max(100).meta({ description: "Webhook endpoint id (`we_…`).", example: "we_03yH0TG7PjqWtYgfjuEGIes8nDYiEc" });
-const deliveryId = z.string().min(1).max(100).meta({ description: "Delivery id (a UUID).", example: "0b7c6f0e-6a5e-4a0e-9a8e-3d2b1c0f9e8d" });
+const endpointId = z
+  .string()
+  .min(1)
+  .max(100)
+  .meta({ description: "Webhook endpoint id (`we_…`).", example: "we_03yH0TG7PjqWtYgfjuEGIes8nDYiEc" });
+const deliveryId = z
+  .string()
+  .min(1)
+  .max(100)
+  .meta({ description: "Delivery id (a UUID).", example: "0b7c6f0e-6a5e-4a0e-9a8e-3d2b1c0f9e8d" });
 const pageLimit = z.coerce
   .number({ error: "must be a whole number from 1 to 100" })
   .int({ error: "must be a whole number from 1 to 100" })
@@ -12,24 +20,40 @@ const pageLimit = z.coerce
   .max(100, { error: "must be at most 100" })
   .default(50)
   .meta({ description: "Page size, 1–100 (default 50)." });
-const cursor = z.string().min(1).max(500).optional().meta({ description: "`nextCursor` of the previous page. Opaque." });
-const booleanText = z.enum(["true", "false"], { error: "must be `true` or `false`" }).transform((value) => value === "true");
+const cursor = z
+  .string()
+  .min(1)
+  .max(500)
+  .optional()
+  .meta({ description: "`nextCursor` of the previous page. Opaque." });
+const booleanText = z
+  .enum(["true", "false"], { error: "must be `true` or `false`" })
+  .transform((value) => value === "true");
 
 export const signatureResultSchema = z
   .object({
     scheme: z.enum(SIGNATURE_SCHEME_NAMES),
     valid: z.boolean(),
-    reason: z.enum(["missing_header", "malformed_header", "timestamp_out_of_tolerance", "mismatch", "invalid_secret"]).nullable(),
+    reason: z
+      .enum(["missing_header", "malformed_header", "timestamp_out_of_tolerance", "mismatch", "invalid_secret"])
+      .nullable(),
   })
-  .meta({ id: "SignatureResult", description: "Outcome of the endpoint's signature check; the headers themselves are stored unchanged." });
+  .meta({
+    id: "SignatureResult",
+    description: "Outcome of the endpoint's signature check; the headers themselves are stored unchanged.",
+  });
 
 export const deliverySchema = z
   .object({
     id: z.string().meta({ description: "Unique delivery id (UUID)." }),
     webhookEndpointId: z.string(),
     workspaceId: z.string(),
-    rawPayload: z.unknown().meta({ description: "The parsed JSON body, or `{ \"raw\": \"<body as text>\" }` for any other body." }),
-    headers: z.record(z.string(), z.string()).meta({ description: "Request headers: lower-cased names, values as received." }),
+    rawPayload: z
+      .unknown()
+      .meta({ description: 'The parsed JSON body, or `{ "raw": "<body as text>" }` for any other body.' }),
+    headers: z
+      .record(z.string(), z.string())
+      .meta({ description: "Request headers: lower-cased names, values as received." }),
     sourceIp: z.string(),
     createdAt: z.iso.datetime().meta({ description: "Receipt time, ISO 8601 UTC with milliseconds." }),
     acknowledgedAt: z.iso.datetime().nullable().meta({ description: "When it was acknowledged; null while pending." }),
@@ -44,7 +68,10 @@ const signingInput = z
   .strictObject({
     scheme: z.enum(SIGNATURE_SCHEME_NAMES),
     secret: z.string().min(1, { error: "must not be empty" }).max(500, { error: "must be at most 500 characters" }),
-    rejectInvalid: z.boolean().default(false).meta({ description: "Answer 401 and store nothing when the signature is not valid." }),
+    rejectInvalid: z
+      .boolean()
+      .default(false)
+      .meta({ description: "Answer 401 and store nothing when the signature is not valid." }),
   })
   .meta({ description: "Check senders' signatures with this scheme and secret." });
 
@@ -57,7 +84,11 @@ export const webhookEndpointSchema = z
     ingestUrl: z.string().meta({ description: "Where senders POST. The id in it is the only secret a sender needs." }),
     enabled: z.boolean(),
     signing: z
-      .object({ scheme: z.enum(SIGNATURE_SCHEME_NAMES), rejectInvalid: z.boolean(), secretHint: z.string().meta({ description: "The secret's last 4 characters." }) })
+      .object({
+        scheme: z.enum(SIGNATURE_SCHEME_NAMES),
+        rejectInvalid: z.boolean(),
+        secretHint: z.string().meta({ description: "The secret's last 4 characters." }),
+      })
       .nullable(),
     pendingCount: z.number().int(),
     totalCount: z.number().int(),
@@ -66,7 +97,11 @@ export const webhookEndpointSchema = z
   })
   .meta({ id: "WebhookEndpoint" });
 
-const name = z.string().trim().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" });
+const name = z
+  .string()
+  .trim()
+  .min(1, { error: "must not be empty" })
+  .max(100, { error: "must be at most 100 characters" });
 const description = z.string().trim().max(500, { error: "must be at most 500 characters" });
 const endpointParams = z.object({ id: endpointId });
 const deliveryParams = z.object({ id: deliveryId });
@@ -118,11 +153,17 @@ export const updateWebhookEndpointContract = defineContract({
   path: "/v1/webhook-endpoints/{id}",
   tag: "Webhooks",
   summary: "Update a webhook endpoint",
-  description: "Change any of `name`, `description`, `enabled`, `signing`; `signing: null` stops checking signatures. A disabled endpoint answers 404 to senders.",
+  description:
+    "Change any of `name`, `description`, `enabled`, `signing`; `signing: null` stops checking signatures. A disabled endpoint answers 404 to senders.",
   auth: "workspace",
   params: endpointParams,
   body: z
-    .strictObject({ name: name.optional(), description: description.nullable().optional(), enabled: z.boolean().optional(), signing: signingInput.nullable().optional() })
+    .strictObject({
+      name: name.optional(),
+      description: description.nullable().optional(),
+      enabled: z.boolean().optional(),
+      signing: signingInput.nullable().optional(),
+    })
     .refine((body) => Object.keys(body).length > 0, { error: "send at least one field to change" }),
   response: endpointEnvelope,
   errors: ["validation_error", "unauthorized", "not_found"],
@@ -151,7 +192,9 @@ export const listDeliveriesContract = defineContract({
   auth: "workspace",
   query: z.object({
     endpointId: endpointId.optional(),
-    unacknowledged: booleanText.optional().meta({ description: "`true`: only pending deliveries; `false`: only acknowledged ones." }),
+    unacknowledged: booleanText
+      .optional()
+      .meta({ description: "`true`: only pending deliveries; `false`: only acknowledged ones." }),
     limit: pageLimit,
     cursor,
     order: z.enum(["desc", "asc"], { error: "must be `desc` or `asc`" }).default("desc"),
@@ -205,7 +248,8 @@ export const acknowledgeDeliveriesContract = defineContract({
   path: "/v1/webhook-endpoints/deliveries/ack",
   tag: "Webhooks",
   summary: "Acknowledge many deliveries at once",
-  description: "Atomic. Each id lands in exactly one of the three lists; unknown ids and other workspaces' ids are `notFound`.",
+  description:
+    "Atomic. Each id lands in exactly one of the three lists; unknown ids and other workspaces' ids are `notFound`.",
   auth: "workspace",
   body: z.strictObject({
     ids: z
@@ -215,7 +259,13 @@ export const acknowledgeDeliveriesContract = defineContract({
       // Delivery ids are UUIDs, which compare without regard to case.
       .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, { error: "ids must be unique" }),
   }),
-  response: envelope(z.object({ acknowledged: z.array(z.string()), alreadyAcknowledged: z.array(z.string()), notFound: z.array(z.string()) })),
+  response: envelope(
+    z.object({
+      acknowledged: z.array(z.string()),
+      alreadyAcknowledged: z.array(z.string()),
+      notFound: z.array(z.string()),
+    }),
+  ),
   errors: ["validation_error", "unauthorized"],
 });
 

@@ -34,10 +34,16 @@ export const createApiKeyContract = defineContract({
   description: "The full key is in this answer only: store it now.",
   auth: "workspace",
   body: z.strictObject({
-    name: z.string().trim().min(1, { error: "must not be empty" }).max(100, { error: "must be at most 100 characters" }),
+    name: z
+      .string()
+      .trim()
+      .min(1, { error: "must not be empty" })
+      .max(100, { error: "must be at most 100 characters" }),
     mode: z.enum(["live", "test"], { error: "must be `live` or `test`" }),
   }),
-  response: envelope(z.object({ apiKey: apiKeySchema, key: z.string().meta({ description: "The secret, shown once." }) })),
+  response: envelope(
+    z.object({ apiKey: apiKeySchema, key: z.string().meta({ description: "The secret, shown once." }) }),
+  ),
   successStatus: 201,
   errors: ["validation_error", "unauthorized"],
 });
@@ -76,14 +82,33 @@ export const getUsageContract = defineContract({
   path: "/v1/usage",
   tag: "Workspace",
   summary: "Enrichment usage and balances",
-  description: "Balances, spend per day (UTC), calls and cost per operation over the last `days`, and the most recent ledger entries.",
+  description:
+    "Balances, spend per day (UTC), calls and cost per operation over the last `days`, and the most recent ledger entries.",
   auth: "workspace",
   query: z.object({ days: z.coerce.number().int().min(1).max(365).default(30) }),
   response: envelope(
     z.object({
-      balances: z.object({ subscriptionAllowanceCents: z.number().int(), subscriptionRemainingCents: z.number().int(), purchasedBalanceCents: z.number().int() }),
-      spendPerDay: z.array(z.object({ day: z.string().meta({ description: "YYYY-MM-DD" }), costCents: z.number().int(), calls: z.number().int() })),
-      operations: z.array(z.object({ operation: z.string(), calls: z.number().int(), costCents: z.number().int(), cachedCalls: z.number().int(), testCalls: z.number().int() })),
+      balances: z.object({
+        subscriptionAllowanceCents: z.number().int(),
+        subscriptionRemainingCents: z.number().int(),
+        purchasedBalanceCents: z.number().int(),
+      }),
+      spendPerDay: z.array(
+        z.object({
+          day: z.string().meta({ description: "YYYY-MM-DD" }),
+          costCents: z.number().int(),
+          calls: z.number().int(),
+        }),
+      ),
+      operations: z.array(
+        z.object({
+          operation: z.string(),
+          calls: z.number().int(),
+          costCents: z.number().int(),
+          cachedCalls: z.number().int(),
+          testCalls: z.number().int(),
+        }),
+      ),
       recent: z.array(ledgerEntrySchema),
     }),
   ),
@@ -98,6 +123,10 @@ export const listWorkspacesContract = defineContract({
   summary: "The workspaces the signed-in user belongs to",
   description: "For a dashboard session; an API key sees only its own workspace.",
   auth: "workspace",
-  response: envelope(z.object({ workspaces: z.array(z.object({ id: z.string(), name: z.string(), role: z.enum(["owner", "member"]) })) })),
+  response: envelope(
+    z.object({
+      workspaces: z.array(z.object({ id: z.string(), name: z.string(), role: z.enum(["owner", "member"]) })),
+    }),
+  ),
   errors: ["unauthorized"],
 });

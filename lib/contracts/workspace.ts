@@ -15,7 +15,8 @@ export const getWorkspaceContract = defineContract({
   path: "/v1/workspace",
   tag: "Workspace",
   summary: "The workspace the API key belongs to",
-  description: "Answers who the presented key belongs to and whether it is a live or a test key (`apiKey` is null for a dashboard session), with the workspace's balances.",
+  description:
+    "Answers who the presented key belongs to and whether it is a live or a test key (`apiKey` is null for a dashboard session), with the workspace's balances.",
   auth: "workspace",
   response: envelope(
     z.object({
@@ -28,7 +29,10 @@ export const getWorkspaceContract = defineContract({
           purchasedBalanceCents: z.number().int(),
           periodStartedAt: z.iso.datetime(),
         })
-        .meta({ description: "Enrichment money, in cents: the monthly allowance, what is left of it this period, and the purchased balance." }),
+        .meta({
+          description:
+            "Enrichment money, in cents: the monthly allowance, what is left of it this period, and the purchased balance.",
+        }),
     }),
   ),
   errors: ["unauthorized"],

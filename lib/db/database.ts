@@ -14,7 +14,11 @@ export interface DatabaseServer {
  * with its cluster in `<dataDir>/postgres`, kept across restarts. The app's own database inside the
  * embedded cluster is `signalbox`, created on first start.
  */
-export async function openDatabaseServer(options: { databaseUrl?: string; dataDir: string; onLog?: (line: string) => void }): Promise<DatabaseServer> {
+export async function openDatabaseServer(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  onLog?: (line: string) => void;
+}): Promise<DatabaseServer> {
   if (options.databaseUrl) return { url: options.databaseUrl, embedded: false, stop: async () => {} };
   const cluster = await startEmbeddedPostgres({ dataDir: path.resolve(options.dataDir), onLog: options.onLog });
   const url = await ensureDatabase(cluster.url, "signalbox");

@@ -41,7 +41,9 @@ export async function findFreePort(): Promise<number> {
     server.on("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -96,7 +98,10 @@ async function stopOrphanedPostmaster(clusterDir: string): Promise<void> {
  */
 export async function runningEmbeddedUrl(dataDir: string): Promise<string | null> {
   const root = path.resolve(dataDir);
-  const lines = await readFile(path.join(root, "postgres", "postmaster.pid"), "utf8").then((text) => text.split("\n"), () => null);
+  const lines = await readFile(path.join(root, "postgres", "postmaster.pid"), "utf8").then(
+    (text) => text.split("\n"),
+    () => null,
+  );
   const pid = Number(lines?.[0]);
   const port = Number(lines?.[3]);
   if (!lines || !Number.isInteger(pid) || !isProcessAlive(pid) || !Number.isInteger(port)) return null;
@@ -132,7 +137,14 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
       persistent: !options.ephemeral,
       createPostgresUser: isRoot,
       initdbFlags: ["--encoding=UTF8", "--locale=C"],
-      postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+      postgresFlags: [
+        "-c",
+        "listen_addresses=127.0.0.1",
+        "-c",
+        "unix_socket_directories=",
+        "-c",
+        "max_connections=200",
+      ],
       onLog: (message) => {
         output += String(message);
         log(String(message).trimEnd());

@@ -59,7 +59,8 @@ interface MigrationRow {
   applied_steps_count: number;
 }
 
-const recorded = (url: string) => query<MigrationRow>(url, `SELECT * FROM "_prisma_migrations" ORDER BY migration_name`);
+const recorded = (url: string) =>
+  query<MigrationRow>(url, `SELECT * FROM "_prisma_migrations" ORDER BY migration_name`);
 
 async function tableExists(url: string, table: string): Promise<boolean> {
   const [row] = await query<{ exists: boolean }>(url, `SELECT to_regclass('public."${table}"') IS NOT NULL AS exists`);
@@ -85,7 +86,9 @@ describe("migrateDatabase", () => {
 
     expect(await migrateDatabase(url, folder)).toEqual({ applied: [FIRST, SECOND, THIRD], alreadyApplied: [] });
 
-    expect((await query<{ name: string }>(url, `SELECT "name" FROM "steps" ORDER BY "n"`)).map((row) => row.name)).toEqual(["first", "second", "third"]);
+    expect(
+      (await query<{ name: string }>(url, `SELECT "name" FROM "steps" ORDER BY "n"`)).map((row) => row.name),
+    ).toEqual(["first", "second", "third"]);
     expect(await tableExists(url, "widgets")).toBe(true);
     const rows = await recorded(url);
     expect(rows.map((row) => row.migration_name)).toEqual([FIRST, SECOND, THIRD]);
@@ -137,15 +140,22 @@ describe("migrateDatabase", () => {
 
     expect(await recorded(url)).toEqual(before);
     expect(await tableExists(url, "gadgets")).toBe(false);
-    expect(await query(url, `SELECT column_name FROM information_schema.columns WHERE table_name = 'widgets'`)).toEqual([{ column_name: "id" }]);
+    expect(await query(url, `SELECT column_name FROM information_schema.columns WHERE table_name = 'widgets'`)).toEqual(
+      [{ column_name: "id" }],
+    );
   });
 
   it("rolls a failing migration back entirely and names it", async () => {
     const url = await emptyDatabase();
     const broken = `CREATE TABLE "gadgets" ("id" TEXT PRIMARY KEY);\nINSERT INTO "no_such_table" VALUES (1);\n`;
-    const folder = await migrationsFolder({ [FIRST]: `CREATE TABLE "widgets" ("id" TEXT PRIMARY KEY);\n`, [SECOND]: broken });
+    const folder = await migrationsFolder({
+      [FIRST]: `CREATE TABLE "widgets" ("id" TEXT PRIMARY KEY);\n`,
+      [SECOND]: broken,
+    });
 
-    await expect(migrateDatabase(url, folder)).rejects.toThrow(new RegExp(`^Migration ${SECOND} failed: .*no_such_table`));
+    await expect(migrateDatabase(url, folder)).rejects.toThrow(
+      new RegExp(`^Migration ${SECOND} failed: .*no_such_table`),
+    );
 
     // The migration before it stays applied (each runs in its own transaction); the failing one leaves no trace.
     expect(await tableExists(url, "widgets")).toBe(true);
@@ -166,7 +176,11 @@ describe("migrateDatabase", () => {
       [SECOND]: `CREATE TABLE "gadgets" ("id" TEXT PRIMARY KEY);\n`,
     });
 
-    const results = await Promise.all([migrateDatabase(url, folder), migrateDatabase(url, folder), migrateDatabase(url, folder)]);
+    const results = await Promise.all([
+      migrateDatabase(url, folder),
+      migrateDatabase(url, folder),
+      migrateDatabase(url, folder),
+    ]);
 
     expect(results.flatMap((result) => result.applied).sort()).toEqual([FIRST, SECOND]);
     expect(results.flatMap((result) => result.alreadyApplied)).toHaveLength(4);

@@ -35,7 +35,10 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 /** Migrations in Prisma's folder layout: `<timestamp>_<name>/migration.sql`, applied in name order. */
 export async function readMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const names = entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(path.join(dir, name, "migration.sql"), "utf8");
@@ -70,7 +73,9 @@ export async function migrateDatabase(connectionString: string, dir = MIGRATIONS
         throw new Error(`Migration ${migration.name} was changed after it was applied. Add a new migration instead.`);
       }
       if (previous && !previous.finished_at) {
-        throw new Error(`Migration ${migration.name} failed earlier and needs attention (see _prisma_migrations.logs).`);
+        throw new Error(
+          `Migration ${migration.name} failed earlier and needs attention (see _prisma_migrations.logs).`,
+        );
       }
     }
     for (const migration of migrations) {
@@ -97,7 +102,9 @@ async function applyMigration(client: pg.Client, migration: Migration): Promise<
       [id, migration.checksum, migration.name],
     );
     await client.query(migration.sql);
-    await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
+    await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [
+      id,
+    ]);
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK");

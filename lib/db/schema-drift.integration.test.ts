@@ -87,7 +87,9 @@ describe("schema.prisma and prisma/migrations", () => {
         `ALTER TABLE "TaggingNote" DROP CONSTRAINT "TaggingNote_ownerId_thingId_fkey"`,
         `DROP INDEX "_LabelToThing_B_index"`,
       ]);
-      expect([...(await compareSchemaWithDatabase({ schema: PROBE_SCHEMA, connectionString: database.url }))].sort()).toEqual(
+      expect(
+        [...(await compareSchemaWithDatabase({ schema: PROBE_SCHEMA, connectionString: database.url }))].sort(),
+      ).toEqual(
         [
           `column things.tags: is NOT NULL, schema says nullable`,
           `column things.payload: has default '{"a": [1, 2]}'::jsonb, schema says {"a": [1, 2], "b": null}`,

@@ -51,7 +51,11 @@ const upstreamRequests = () => sites.requests.length + pdl.requests.length;
 beforeAll(async () => {
   [sites, pdl] = await Promise.all([startCompanySites(), startFakePdl()]);
   dns = await startFakeDnsServer({
-    "acme.example": { A: ["127.0.0.1"], MX: GOOGLE_MX, TXT: ["v=spf1 include:_spf.google.com include:sendgrid.net ~all"] },
+    "acme.example": {
+      A: ["127.0.0.1"],
+      MX: GOOGLE_MX,
+      TXT: ["v=spf1 include:_spf.google.com include:sendgrid.net ~all"],
+    },
     "_dmarc.acme.example": { TXT: ["v=DMARC1; p=reject; rua=mailto:dmarc@acme.example"] },
     "careers.acme.example": { A: ["127.0.0.1"] },
     "rival.example": { A: ["127.0.0.1"], MX: [{ exchange: "rival-test.mail.protection.outlook.com", priority: 0 }] },
@@ -115,12 +119,17 @@ describe("request validation", () => {
     ["search", "limit 0", { query: "acme", limit: 0 }, ["limit"]],
     ["search", "limit 101", { query: "acme", limit: 101 }, ["limit"]],
     ["search", "limit 1.5", { query: "acme", limit: 1.5 }, ["limit"]],
-    ['search', 'limit "10"', { query: "acme", limit: "10" }, ["limit"]],
+    ["search", 'limit "10"', { query: "acme", limit: "10" }, ["limit"]],
     ["search", "an empty cursor", { query: "acme", cursor: "" }, ["cursor"]],
     ["search", "a numeric cursor", { query: "acme", cursor: 5 }, ["cursor"]],
     ["search", "offset (paging is by cursor)", { query: "acme", offset: 10 }, ["offset"]],
     ["search", "a domain (that is enrich)", { query: "acme", domain: ACME }, ["domain"]],
-    ["search", "many bad fields at once", { query: "", limit: 0, cursor: "", extra: 1 }, ["cursor", "extra", "limit", "query"]],
+    [
+      "search",
+      "many bad fields at once",
+      { query: "", limit: 0, cursor: "", extra: 1 },
+      ["cursor", "extra", "limit", "query"],
+    ],
     ["search", "a JSON string", '"acme"', [""]],
     // companies/discover
     ["discover", "an empty body object", {}, ["domain"]],
@@ -131,11 +140,21 @@ describe("request validation", () => {
     ["discover", "filters that are not an object", { filters: "freight" }, ["filters"]],
     // No filter that counts is left either.
     ["discover", "only an unknown filter", { filters: { colour: "red" } }, ["domain", "filters.colour"]],
-    ["discover", "an unknown filter next to a good one", { filters: { colour: "red", country: "US" } }, ["filters.colour"]],
+    [
+      "discover",
+      "an unknown filter next to a good one",
+      { filters: { colour: "red", country: "US" } },
+      ["filters.colour"],
+    ],
     ["discover", "an empty keyword list", { filters: { keywords: [] } }, ["filters.keywords"]],
     ["discover", "keywords as text", { filters: { keywords: "freight" } }, ["filters.keywords"]],
     ["discover", "an empty keyword", { filters: { keywords: ["freight", ""] } }, ["filters.keywords.1"]],
-    ["discover", "21 technologies", { filters: { technologies: Array.from({ length: 21 }, (_, index) => `tech${index}`) } }, ["filters.technologies"]],
+    [
+      "discover",
+      "21 technologies",
+      { filters: { technologies: Array.from({ length: 21 }, (_, index) => `tech${index}`) } },
+      ["filters.technologies"],
+    ],
     ["discover", "a numeric industry", { filters: { industry: [5] } }, ["filters.industry.0"]],
     ["discover", "a one-letter country", { filters: { country: "U" } }, ["filters.country"]],
     ["discover", "a numeric country", { filters: { country: "12" } }, ["filters.country"]],
@@ -234,34 +253,46 @@ describe("payment required", () => {
     ["enrich", ENRICH, { domain: ACME }, 4],
     ["search", SEARCH, { query: "acme" }, 0],
     ["discover", DISCOVER, { domain: ACME }, 1],
-  ])("refuses %s with 402 when the balance is below what the call needs, before any upstream work", async (_name, path, body, cents) => {
-    const target = await account(0, cents);
-    const requests = upstreamRequests();
-    const answer = await raw(path, { key: target.liveKey, body });
-    expect(answer.status).toBe(402);
-    expect(errorOf(answer.json).code).toBe("payment_required");
-    expect(upstreamRequests()).toBe(requests);
-    expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: cents });
-    expect(await usageRows(target.workspaceId)).toEqual([]);
-  });
+  ])(
+    "refuses %s with 402 when the balance is below what the call needs, before any upstream work",
+    async (_name, path, body, cents) => {
+      const target = await account(0, cents);
+      const requests = upstreamRequests();
+      const answer = await raw(path, { key: target.liveKey, body });
+      expect(answer.status).toBe(402);
+      expect(errorOf(answer.json).code).toBe("payment_required");
+      expect(upstreamRequests()).toBe(requests);
+      expect(await balances(target.workspaceId)).toEqual({
+        subscriptionRemainingCents: 0,
+        purchasedBalanceCents: cents,
+      });
+      expect(await usageRows(target.workspaceId)).toEqual([]);
+    },
+  );
 
   it.each([
     ["enrich", ENRICH, { domain: ACME }, "4"],
     ["search", SEARCH, { query: "acme" }, "0"],
     ["discover", DISCOVER, { domain: ACME }, "1"],
     ["discover with filters", DISCOVER, { filters: { keywords: ["freight"] } }, "0"],
-  ])("refuses %s with 402 when X-Budget-Cents is below what the call needs, whatever the balance (%s %j %s)", async (_name, path, body, budget) => {
-    const target = await account(500, 500);
-    const requests = upstreamRequests();
-    for (const key of [target.liveKey, target.testKey]) {
-      const answer = await raw(path, { key, body, headers: { "x-budget-cents": budget } });
-      expect(answer.status).toBe(402);
-      expect(errorOf(answer.json).code).toBe("payment_required");
-    }
-    expect(upstreamRequests()).toBe(requests);
-    expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 500, purchasedBalanceCents: 500 });
-    expect(await usageRows(target.workspaceId)).toEqual([]);
-  });
+  ])(
+    "refuses %s with 402 when X-Budget-Cents is below what the call needs, whatever the balance (%s %j %s)",
+    async (_name, path, body, budget) => {
+      const target = await account(500, 500);
+      const requests = upstreamRequests();
+      for (const key of [target.liveKey, target.testKey]) {
+        const answer = await raw(path, { key, body, headers: { "x-budget-cents": budget } });
+        expect(answer.status).toBe(402);
+        expect(errorOf(answer.json).code).toBe("payment_required");
+      }
+      expect(upstreamRequests()).toBe(requests);
+      expect(await balances(target.workspaceId)).toEqual({
+        subscriptionRemainingCents: 500,
+        purchasedBalanceCents: 500,
+      });
+      expect(await usageRows(target.workspaceId)).toEqual([]);
+    },
+  );
 });
 
 describe("test keys (sandbox)", () => {
@@ -282,24 +313,58 @@ describe("test keys (sandbox)", () => {
       fieldsReturned: [...COMPANY_PROFILE_FIELDS],
       fieldsMissing: [],
     });
-    for (const technology of enrich.data.technologies) expect(Object.keys(technology).sort()).toEqual(TECHNOLOGY_FIELDS);
-    expect((await target.test.call(companyEnrichContract, { headers: {}, body: { domain: "stripe.com" } })).data).toEqual(enrich.data);
+    for (const technology of enrich.data.technologies)
+      expect(Object.keys(technology).sort()).toEqual(TECHNOLOGY_FIELDS);
+    expect(
+      (await target.test.call(companyEnrichContract, { headers: {}, body: { domain: "stripe.com" } })).data,
+    ).toEqual(enrich.data);
 
-    const search = await target.test.call(companySearchContract, { headers: {}, body: { query: "Acme Analytics", limit: 3 } });
-    expect(search.data.companies[0]).toEqual({ domain: "acme-analytics.example", name: "Acme Analytics", description: 'A synthetic company named "Acme Analytics".', score: 1 });
+    const search = await target.test.call(companySearchContract, {
+      headers: {},
+      body: { query: "Acme Analytics", limit: 3 },
+    });
+    expect(search.data.companies[0]).toEqual({
+      domain: "acme-analytics.example",
+      name: "Acme Analytics",
+      description: 'A synthetic company named "Acme Analytics".',
+      score: 1,
+    });
     expect(search.data.companies).toHaveLength(3);
     expect(search.data.nextCursor).toEqual(expect.any(String));
-    expect(search.meta).toMatchObject({ costCents: 1 + 3, records: 3, priceRange: { minCents: 1, maxCents: 4 }, cached: false, purchasedBalanceCents: 3, subscriptionRemainingCents: 7 });
+    expect(search.meta).toMatchObject({
+      costCents: 1 + 3,
+      records: 3,
+      priceRange: { minCents: 1, maxCents: 4 },
+      cached: false,
+      purchasedBalanceCents: 3,
+      subscriptionRemainingCents: 7,
+    });
 
-    const discover = await target.test.call(companyDiscoverContract, { headers: {}, body: { domain: "stripe.com", limit: 2 } });
+    const discover = await target.test.call(companyDiscoverContract, {
+      headers: {},
+      body: { domain: "stripe.com", limit: 2 },
+    });
     expect(discover.data.companies).toHaveLength(2);
     for (const company of discover.data.companies) expect(company.domain).toMatch(/^lookalike-\d+\.example$/);
-    expect(discover.meta).toMatchObject({ costCents: 2 + 2, records: 2, priceRange: { minCents: 2, maxCents: 4 }, cached: false });
+    expect(discover.meta).toMatchObject({
+      costCents: 2 + 2,
+      records: 2,
+      priceRange: { minCents: 2, maxCents: 4 },
+      cached: false,
+    });
 
     expect(upstreamRequests()).toBe(requests);
     expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 7, purchasedBalanceCents: 3 });
     const rows = await usageRows(target.workspaceId);
-    expect(rows.map((row) => [row.operation, row.keyMode, row.costCents, row.subscriptionDeltaCents, row.purchasedDeltaCents])).toEqual([
+    expect(
+      rows.map((row) => [
+        row.operation,
+        row.keyMode,
+        row.costCents,
+        row.subscriptionDeltaCents,
+        row.purchasedDeltaCents,
+      ]),
+    ).toEqual([
       ["companies_enrich", "test", 12, 0, 0],
       ["companies_enrich", "test", 12, 0, 0],
       ["companies_search", "test", 4, 0, 0],
@@ -313,14 +378,20 @@ describe("test keys (sandbox)", () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await target.test.call(companySearchContract, { headers: {}, body: { query: "globex", limit: 3, ...(cursor && { cursor }) } });
+      const page = await target.test.call(companySearchContract, {
+        headers: {},
+        body: { query: "globex", limit: 3, ...(cursor && { cursor }) },
+      });
       expect(page.data.total).toBe(whole.data.total);
       seen.push(...page.data.companies.map((company) => company.domain));
       cursor = page.data.nextCursor ?? undefined;
     } while (cursor);
     expect(seen).toEqual(whole.data.companies.map((company) => company.domain));
 
-    const cut = await target.test.call(companyDiscoverContract, { headers: { "x-budget-cents": "4" }, body: { domain: "stripe.com", limit: 10 } });
+    const cut = await target.test.call(companyDiscoverContract, {
+      headers: { "x-budget-cents": "4" },
+      body: { domain: "stripe.com", limit: 10 },
+    });
     expect(cut.data.companies).toHaveLength(2);
     expect(cut.meta).toMatchObject({ costCents: 4, budgetCents: 4, budgetCentsPerRecord: 1, records: 2 });
   });
@@ -339,13 +410,20 @@ describe("companies/enrich with live keys", () => {
       domain: ACME,
       name: "Acme Analytics",
       legalName: "Acme Analytics, Inc.",
-      description: "Acme Analytics is a logistics analytics platform that gives mid-size shippers one view of shipments, carriers and freight spend.",
+      description:
+        "Acme Analytics is a logistics analytics platform that gives mid-size shippers one view of shipments, carriers and freight spend.",
       // Never inferred from a website: only a source that states them fills these.
       industry: null,
       sizeRange: null,
       employeeCount: null,
       founded: 2016,
-      location: { street: "400 Example Avenue, Suite 12", locality: "Springfield", region: "IL", postalCode: "62704", country: "United States" },
+      location: {
+        street: "400 Example Avenue, Suite 12",
+        locality: "Springfield",
+        region: "IL",
+        postalCode: "62704",
+        country: "United States",
+      },
       phone: "+1 217-555-0142",
       socialProfiles: [
         { network: "linkedin", url: "https://www.linkedin.com/company/acme-analytics-test" },
@@ -357,12 +435,28 @@ describe("companies/enrich with live keys", () => {
     });
     // The words it uses most about itself, its own name's words left out ("analytics").
     expect(keywords).toEqual([
-      "freight", "logistics", "carrier", "platform", "give", "mid", "size", "shipper", "view", "shipment", "spend", "audit",
-      "scorecard", "supply", "chain", "visibility", "saas",
+      "freight",
+      "logistics",
+      "carrier",
+      "platform",
+      "give",
+      "mid",
+      "size",
+      "shipper",
+      "view",
+      "shipment",
+      "spend",
+      "audit",
+      "scorecard",
+      "supply",
+      "chain",
+      "visibility",
+      "saas",
     ]);
     const byName = new Map(technologies.map((technology) => [technology.name, technology.category]));
     expect(byName.get("WordPress")).toBe("CMS");
-    for (const name of ["PHP", "Nginx", "jQuery", "Google Analytics", "Google Workspace"]) expect(byName.has(name), name).toBe(true);
+    for (const name of ["PHP", "Nginx", "jQuery", "Google Analytics", "Google Workspace"])
+      expect(byName.has(name), name).toBe(true);
     for (const technology of technologies) expect(Object.keys(technology).sort()).toEqual(TECHNOLOGY_FIELDS);
 
     expect(answer.meta).toMatchObject({
@@ -371,26 +465,45 @@ describe("companies/enrich with live keys", () => {
       cached: false,
       // The company-data vendor was asked for what the site does not state, and does not know this company.
       providersAttempted: 2,
-      fieldsReturned: COMPANY_PROFILE_FIELDS.filter((name) => !["industry", "sizeRange", "employeeCount"].includes(name)),
+      fieldsReturned: COMPANY_PROFILE_FIELDS.filter(
+        (name) => !["industry", "sizeRange", "employeeCount"].includes(name),
+      ),
       fieldsMissing: ["industry", "sizeRange", "employeeCount"],
       purchasedBalanceCents: 88,
     });
     expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 88 });
     const [row] = await usageRows(target.workspaceId);
-    expect(row).toMatchObject({ operation: "companies_enrich", costCents: 12, purchasedDeltaCents: -12, inputHash: inputHash("companies_enrich", { domain: ACME }) });
+    expect(row).toMatchObject({
+      operation: "companies_enrich",
+      costCents: 12,
+      purchasedDeltaCents: -12,
+      inputHash: inputHash("companies_enrich", { domain: ACME }),
+    });
   });
 
   it("asks the company-data vendor for what a site never states, and stops before it when the budget cannot pay for it", async () => {
     const target = await account(0, 100);
     const requests = pdl.requests.length;
-    const answer = await target.live.call(companyEnrichContract, { headers: {}, body: { domain: "acme-robotics.example" } });
-    expect(answer.data).toMatchObject({ domain: "acme-robotics.example", name: expect.any(String), industry: expect.any(String), sizeRange: expect.any(String) });
+    const answer = await target.live.call(companyEnrichContract, {
+      headers: {},
+      body: { domain: "acme-robotics.example" },
+    });
+    expect(answer.data).toMatchObject({
+      domain: "acme-robotics.example",
+      name: expect.any(String),
+      industry: expect.any(String),
+      sizeRange: expect.any(String),
+    });
     expect(answer.meta).toMatchObject({ providersAttempted: 2, costCents: 12 });
     expect(pdl.requests.length).toBe(requests + 1);
     expect(pdl.requests.at(-1)?.headers["x-api-key"]).toBe(pdl.apiKey);
 
     // A budget below the price cannot start the call: 402 before any upstream work.
-    const refused = await raw(ENRICH, { key: target.liveKey, body: { domain: "acme-robotics.example" }, headers: { "x-budget-cents": "9", "cache-control": "no-cache" } });
+    const refused = await raw(ENRICH, {
+      key: target.liveKey,
+      body: { domain: "acme-robotics.example" },
+      headers: { "x-budget-cents": "9", "cache-control": "no-cache" },
+    });
     expect(refused.status).toBe(402);
     expect(pdl.requests.length).toBe(requests + 1);
   });
@@ -398,7 +511,12 @@ describe("companies/enrich with live keys", () => {
   it("serves the same question from the cache for free, and answers again with no-cache", async () => {
     const target = await account(0, 100);
     const first = await target.live.call(companyEnrichContract, { headers: {}, body: { domain: "other.example" } });
-    expect(first.data).toMatchObject({ domain: "other.example", name: "Sunrise Bakery", industry: null, mailProvider: null });
+    expect(first.data).toMatchObject({
+      domain: "other.example",
+      name: "Sunrise Bakery",
+      industry: null,
+      mailProvider: null,
+    });
     expect(first.meta).toMatchObject({ cached: false, costCents: 12 });
 
     const requests = sites.requests.length;
@@ -407,7 +525,10 @@ describe("companies/enrich with live keys", () => {
     expect(second.meta).toMatchObject({ cached: true, costCents: 0, providersAttempted: 0 });
     expect(sites.requests.length).toBe(requests);
 
-    const fresh = await target.live.call(companyEnrichContract, { headers: { "cache-control": "no-cache" }, body: { domain: "other.example" } });
+    const fresh = await target.live.call(companyEnrichContract, {
+      headers: { "cache-control": "no-cache" },
+      body: { domain: "other.example" },
+    });
     expect(fresh.meta).toMatchObject({ cached: false, costCents: 12 });
     expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 76 });
     expect((await usageRows(target.workspaceId)).map((row) => [row.costCents, row.cached])).toEqual([
@@ -419,7 +540,10 @@ describe("companies/enrich with live keys", () => {
 
   it("is free when no profile is found, and a mail provider alone is not a profile", async () => {
     const target = await account(0, 12);
-    const answer = await target.live.call(companyEnrichContract, { headers: {}, body: { domain: "mail-only.example" } });
+    const answer = await target.live.call(companyEnrichContract, {
+      headers: {},
+      body: { domain: "mail-only.example" },
+    });
     expect(answer.data).toEqual({
       domain: "mail-only.example",
       name: null,
@@ -440,18 +564,53 @@ describe("companies/enrich with live keys", () => {
     expect(answer.meta).toMatchObject({ costCents: 0, fieldsReturned: ["mailProvider"] });
     expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 12 });
 
-    const nothing = await target.live.call(companyEnrichContract, { headers: {}, body: { domain: "nowhere-at-all.example" } });
-    expect(nothing.data).toMatchObject({ domain: "nowhere-at-all.example", name: null, mailProvider: null, technologies: [] });
-    expect(nothing.meta).toMatchObject({ costCents: 0, fieldsReturned: [], fieldsMissing: [...COMPANY_PROFILE_FIELDS] });
+    const nothing = await target.live.call(companyEnrichContract, {
+      headers: {},
+      body: { domain: "nowhere-at-all.example" },
+    });
+    expect(nothing.data).toMatchObject({
+      domain: "nowhere-at-all.example",
+      name: null,
+      mailProvider: null,
+      technologies: [],
+    });
+    expect(nothing.meta).toMatchObject({
+      costCents: 0,
+      fieldsReturned: [],
+      fieldsMissing: [...COMPANY_PROFILE_FIELDS],
+    });
   });
 
   it("adds what it learned to the company store", async () => {
     const target = await account(0, 100);
     await target.live.call(companyEnrichContract, { headers: {}, body: { domain: "rival.example" } });
     const stored = await db().company.findUniqueOrThrow({ where: { domain: "rival.example" } });
-    expect(stored).toMatchObject({ name: "Rival Freight Insights", technologies: expect.arrayContaining(["WordPress"]) });
-    expect(stored.keywords).toEqual(["analytics", "carrier", "benchmarking", "supply", "chain", "visibility", "growing", "shipper", "logistics", "scorecard", "rate"]);
-    expect(stored.profile).toMatchObject({ address: { street: "1200 Sample Street, Floor 3", locality: "Chicago", region: "IL", postalCode: "60607", country: "United States" } });
+    expect(stored).toMatchObject({
+      name: "Rival Freight Insights",
+      technologies: expect.arrayContaining(["WordPress"]),
+    });
+    expect(stored.keywords).toEqual([
+      "analytics",
+      "carrier",
+      "benchmarking",
+      "supply",
+      "chain",
+      "visibility",
+      "growing",
+      "shipper",
+      "logistics",
+      "scorecard",
+      "rate",
+    ]);
+    expect(stored.profile).toMatchObject({
+      address: {
+        street: "1200 Sample Street, Floor 3",
+        locality: "Chicago",
+        region: "IL",
+        postalCode: "60607",
+        country: "United States",
+      },
+    });
   });
 });
 
@@ -474,7 +633,8 @@ describe("companies/search with live keys", () => {
   beforeAll(async () => {
     // Visits add the companies to the store.
     const visitor = await account(0, 1000);
-    for (const domain of [ACME, "rival.example", "other.example"]) await visitor.live.call(companyEnrichContract, { headers: {}, body: { domain } });
+    for (const domain of [ACME, "rival.example", "other.example"])
+      await visitor.live.call(companyEnrichContract, { headers: {}, body: { domain } });
     await seedPagingCompanies(23);
   });
 
@@ -488,20 +648,29 @@ describe("companies/search with live keys", () => {
     expect(answer.data.companies[0]).toEqual({
       domain: ACME,
       name: "Acme Analytics",
-      description: "Acme Analytics is a logistics analytics platform that gives mid-size shippers one view of shipments, carriers and freight spend.",
+      description:
+        "Acme Analytics is a logistics analytics platform that gives mid-size shippers one view of shipments, carriers and freight spend.",
       score: 1,
     });
     expect(answer.data.companies.map((company) => company.domain)).not.toContain("other.example");
     expect(answer.data.total).toBe(answer.data.companies.length);
     expect(answer.data.nextCursor).toBeNull();
     const records = answer.data.companies.length;
-    expect(answer.meta).toMatchObject({ costCents: 1 + records, records, priceRange: { minCents: 1, maxCents: 11 }, cached: false, fieldsMissing: [] });
+    expect(answer.meta).toMatchObject({
+      costCents: 1 + records,
+      records,
+      priceRange: { minCents: 1, maxCents: 11 },
+      cached: false,
+      fieldsMissing: [],
+    });
   });
 
   it("finds companies by keywords, best first", async () => {
     const target = await account(0, 100);
     const answer = await target.live.call(companySearchContract, { headers: {}, body: { query: "freight analytics" } });
-    expect(answer.data.companies.map((company) => company.domain)).toEqual(expect.arrayContaining([ACME, "rival.example"]));
+    expect(answer.data.companies.map((company) => company.domain)).toEqual(
+      expect.arrayContaining([ACME, "rival.example"]),
+    );
     expect(answer.data.companies.map((company) => company.domain)).not.toContain("other.example");
     const scores = answer.data.companies.map((company) => company.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
@@ -509,7 +678,10 @@ describe("companies/search with live keys", () => {
 
   it("answers no company at the base price", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(companySearchContract, { headers: {}, body: { query: "quantum submarine brewery" } });
+    const answer = await target.live.call(companySearchContract, {
+      headers: {},
+      body: { query: "quantum submarine brewery" },
+    });
     expect(answer.data).toEqual({ companies: [], total: 0, nextCursor: null });
     expect(answer.meta).toMatchObject({ costCents: 1, records: 0, fieldsMissing: ["companies"] });
   });
@@ -520,7 +692,10 @@ describe("companies/search with live keys", () => {
     const metas = [];
     let cursor: string | undefined;
     do {
-      const page = await target.live.call(companySearchContract, { headers: {}, body: { query: PAGING_WORD, limit: 5, ...(cursor && { cursor }) } });
+      const page = await target.live.call(companySearchContract, {
+        headers: {},
+        body: { query: PAGING_WORD, limit: 5, ...(cursor && { cursor }) },
+      });
       expect(page.data.total).toBe(23);
       seen.push(...page.data.companies.map((company) => company.domain));
       metas.push(page.meta);
@@ -528,7 +703,10 @@ describe("companies/search with live keys", () => {
     } while (cursor);
     expect(seen).toHaveLength(23);
     expect(new Set(seen).size).toBe(23);
-    const whole = await target.live.call(companySearchContract, { headers: {}, body: { query: PAGING_WORD, limit: 100 } });
+    const whole = await target.live.call(companySearchContract, {
+      headers: {},
+      body: { query: PAGING_WORD, limit: 100 },
+    });
     expect(seen).toEqual(whole.data.companies.map((company) => company.domain));
     // The first page ranks (and pays); the others are cut from the cached ranking.
     expect(metas.map((meta) => [meta.records, meta.costCents, meta.cached])).toEqual([
@@ -542,22 +720,38 @@ describe("companies/search with live keys", () => {
 
   it("cuts a page to X-Budget-Cents and continues right after it", async () => {
     const target = await account(0, 100);
-    const whole = await target.live.call(companySearchContract, { headers: { "cache-control": "no-cache" }, body: { query: PAGING_WORD, limit: 100 } });
-    const cut = await target.live.call(companySearchContract, { headers: { "x-budget-cents": "3", "cache-control": "no-cache" }, body: { query: PAGING_WORD, limit: 5 } });
+    const whole = await target.live.call(companySearchContract, {
+      headers: { "cache-control": "no-cache" },
+      body: { query: PAGING_WORD, limit: 100 },
+    });
+    const cut = await target.live.call(companySearchContract, {
+      headers: { "x-budget-cents": "3", "cache-control": "no-cache" },
+      body: { query: PAGING_WORD, limit: 5 },
+    });
     expect(cut.data.companies).toEqual(whole.data.companies.slice(0, 2));
     expect(cut.meta).toMatchObject({ costCents: 3, budgetCents: 3, budgetCentsPerRecord: 1, records: 2 });
-    const next = await target.live.call(companySearchContract, { headers: {}, body: { query: PAGING_WORD, limit: 5, cursor: cut.data.nextCursor! } });
+    const next = await target.live.call(companySearchContract, {
+      headers: {},
+      body: { query: PAGING_WORD, limit: 5, cursor: cut.data.nextCursor! },
+    });
     expect(next.data.companies).toEqual(whole.data.companies.slice(2, 7));
   });
 
   it("refuses a tampered cursor, and one from another query, key mode or workspace, with 400 before any cost", async () => {
     const target = await account(0, 100);
     const other = await account(0, 100);
-    const first = await target.live.call(companySearchContract, { headers: {}, body: { query: PAGING_WORD, limit: 5 } });
+    const first = await target.live.call(companySearchContract, {
+      headers: {},
+      body: { query: PAGING_WORD, limit: 5 },
+    });
     const cursor = first.data.nextCursor!;
     const [payload, signature] = cursor.split(".");
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), o: 0 })).toString("base64url");
-    const testCursor = (await target.test.call(companySearchContract, { headers: {}, body: { query: PAGING_WORD, limit: 5 } })).data.nextCursor!;
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), o: 0 }),
+    ).toString("base64url");
+    const testCursor = (
+      await target.test.call(companySearchContract, { headers: {}, body: { query: PAGING_WORD, limit: 5 } })
+    ).data.nextCursor!;
     const before = await usageRows(target.workspaceId);
     for (const [key, body] of [
       [target.liveKey, { query: PAGING_WORD, cursor: `${forged}.${signature}` }],
@@ -573,7 +767,10 @@ describe("companies/search with live keys", () => {
     }
     expect(await usageRows(target.workspaceId)).toEqual(before);
     // The same query in another case and spacing is the same list: its cursor is valid.
-    const again = await target.live.call(companySearchContract, { headers: {}, body: { query: ` ${PAGING_WORD.toUpperCase()} `, limit: 5, cursor } });
+    const again = await target.live.call(companySearchContract, {
+      headers: {},
+      body: { query: ` ${PAGING_WORD.toUpperCase()} `, limit: 5, cursor },
+    });
     expect(again.data.companies.map((company) => company.domain)).not.toContain(first.data.companies[0]!.domain);
   });
 });
@@ -581,10 +778,18 @@ describe("companies/search with live keys", () => {
 describe("companies/discover with live keys", () => {
   beforeAll(async () => {
     const visitor = await account(0, 1000);
-    for (const domain of [ACME, "rival.example", "other.example"]) await visitor.live.call(companyEnrichContract, { headers: {}, body: { domain } });
+    for (const domain of [ACME, "rival.example", "other.example"])
+      await visitor.live.call(companyEnrichContract, { headers: {}, body: { domain } });
     await seedPagingCompanies(23);
     // Known to the store but not reachable: its lookalikes come from what the store knows of it.
-    await saveCompany(db(), { domain: "stored-only.example", name: "Stored Only", description: null, keywords: [PAGING_WORD, "pager1"], technologies: [], profile: {} });
+    await saveCompany(db(), {
+      domain: "stored-only.example",
+      name: "Stored Only",
+      description: null,
+      keywords: [PAGING_WORD, "pager1"],
+      technologies: [],
+      profile: {},
+    });
   });
 
   beforeEach(async () => {
@@ -601,25 +806,49 @@ describe("companies/discover with live keys", () => {
           domain: "rival.example",
           name: "Rival Freight Insights",
           similarity: 0.326,
-          matched: ["logistics", "carrier", "shipper", "scorecard", "supply", "chain", "visibility", "jQuery", "PHP", "WordPress", "MySQL"],
+          matched: [
+            "logistics",
+            "carrier",
+            "shipper",
+            "scorecard",
+            "supply",
+            "chain",
+            "visibility",
+            "jQuery",
+            "PHP",
+            "WordPress",
+            "MySQL",
+          ],
         },
       ],
       total: 1,
       nextCursor: null,
     });
-    expect(answer.meta).toMatchObject({ costCents: 2 + 1, records: 1, priceRange: { minCents: 2, maxCents: 12 }, fieldsReturned: ["companies"], fieldsMissing: [] });
+    expect(answer.meta).toMatchObject({
+      costCents: 2 + 1,
+      records: 1,
+      priceRange: { minCents: 2, maxCents: 12 },
+      fieldsReturned: ["companies"],
+      fieldsMissing: [],
+    });
   });
 
   it("finds lookalikes of a company it can only read from the store", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(companyDiscoverContract, { headers: {}, body: { domain: "stored-only.example", limit: 100 } });
+    const answer = await target.live.call(companyDiscoverContract, {
+      headers: {},
+      body: { domain: "stored-only.example", limit: 100 },
+    });
     expect(answer.data.total).toBe(23);
     expect(answer.data.companies[0]!.matched).toEqual([PAGING_WORD, "pager1"]);
   });
 
   it("answers an unknown company with no lookalike, at the base price", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(companyDiscoverContract, { headers: {}, body: { domain: "nowhere-at-all.example" } });
+    const answer = await target.live.call(companyDiscoverContract, {
+      headers: {},
+      body: { domain: "nowhere-at-all.example" },
+    });
     expect(answer.data).toEqual({ companies: [], total: 0, nextCursor: null });
     expect(answer.meta).toMatchObject({ costCents: 2, records: 0, fieldsMissing: ["companies"] });
   });
@@ -641,10 +870,16 @@ describe("companies/discover with live keys", () => {
       ...["05", "11", "17", "23"].map((number) => [`paging-${number}.example`, ["pager2", "Nginx"]]),
     ]);
 
-    const inUs = await target.live.call(companyDiscoverContract, { headers: {}, body: { filters: { country: "USA", technologies: ["WordPress"] } } });
+    const inUs = await target.live.call(companyDiscoverContract, {
+      headers: {},
+      body: { filters: { country: "USA", technologies: ["WordPress"] } },
+    });
     // Both sites state "United States"; the seeded companies state no address.
     expect(inUs.data.companies.map((company) => company.domain)).toEqual([ACME, "rival.example"]);
-    const inRiverton = await target.live.call(companyDiscoverContract, { headers: {}, body: { filters: { locality: "riverton" } } });
+    const inRiverton = await target.live.call(companyDiscoverContract, {
+      headers: {},
+      body: { filters: { locality: "riverton" } },
+    });
     expect(inRiverton.data.companies.map((company) => company.domain)).toEqual(["other.example"]);
   });
 
@@ -655,7 +890,10 @@ describe("companies/discover with live keys", () => {
     let cursor: string | undefined;
     let pages = 0;
     do {
-      const page = await target.live.call(companyDiscoverContract, { headers: {}, body: { ...body, limit: 4, ...(cursor && { cursor }) } });
+      const page = await target.live.call(companyDiscoverContract, {
+        headers: {},
+        body: { ...body, limit: 4, ...(cursor && { cursor }) },
+      });
       expect(page.data.total).toBe(24);
       seen.push(...page.data.companies.map((company) => company.domain));
       cursor = page.data.nextCursor ?? undefined;
@@ -666,10 +904,16 @@ describe("companies/discover with live keys", () => {
     const whole = await target.live.call(companyDiscoverContract, { headers: {}, body: { ...body, limit: 100 } });
     expect(seen).toEqual(whole.data.companies.map((company) => company.domain));
 
-    const tampered = await raw(DISCOVER, { key: target.liveKey, body: { ...body, cursor: `${whole.data.nextCursor ?? "x"}Z` } });
+    const tampered = await raw(DISCOVER, {
+      key: target.liveKey,
+      body: { ...body, cursor: `${whole.data.nextCursor ?? "x"}Z` },
+    });
     expect(tampered.status).toBe(400);
     const first = await target.live.call(companyDiscoverContract, { headers: {}, body: { ...body, limit: 4 } });
-    const otherFilters = await raw(DISCOVER, { key: target.liveKey, body: { filters: { keywords: ["pager1"] }, cursor: first.data.nextCursor } });
+    const otherFilters = await raw(DISCOVER, {
+      key: target.liveKey,
+      body: { filters: { keywords: ["pager1"] }, cursor: first.data.nextCursor },
+    });
     expect(otherFilters.status).toBe(400);
     expect(detailPaths(otherFilters.json)).toEqual(["cursor"]);
   });
@@ -678,9 +922,22 @@ describe("companies/discover with live keys", () => {
 describe("provider names never leave the server", () => {
   it("no body or header of this file names a provider, the vendor, its key or an internal address", async () => {
     const providers = liveProviders();
-    const ids = [...providers.companyEnrich, ...providers.companySearch, ...providers.companyDiscover].map((provider) => provider.id.toLowerCase());
+    const ids = [...providers.companyEnrich, ...providers.companySearch, ...providers.companyDiscover].map((provider) =>
+      provider.id.toLowerCase(),
+    );
     expect(ids).toEqual(["website-profile", "peopledatalabs-company", "company-store", "company-store"]);
-    const needles = [...new Set([...ids, "peopledatalabs", "people data labs", "fingerprint", "wappalyzer", pdl.apiKey.toLowerCase(), new URL(pdl.baseUrl).host, "127.0.0.1"])];
+    const needles = [
+      ...new Set([
+        ...ids,
+        "peopledatalabs",
+        "people data labs",
+        "fingerprint",
+        "wappalyzer",
+        pdl.apiKey.toLowerCase(),
+        new URL(pdl.baseUrl).host,
+        "127.0.0.1",
+      ]),
+    ];
 
     // Failures too: the vendor failing, and every error status.
     const target = await account(0, 10_000);
@@ -708,7 +965,8 @@ describe("provider names never leave the server", () => {
     expect([...statuses].sort()).toEqual([200, 400, 401, 402]);
 
     for (const entry of recorded) {
-      const haystack = `${entry.text}\n${entry.headers.map(([name, value]) => `${name}: ${value}`).join("\n")}`.toLowerCase();
+      const haystack =
+        `${entry.text}\n${entry.headers.map(([name, value]) => `${name}: ${value}`).join("\n")}`.toLowerCase();
       for (const needle of needles) expect(haystack.includes(needle), `${entry.what} contains "${needle}"`).toBe(false);
     }
     expect(recorded.length).toBeGreaterThan(150);

@@ -4,7 +4,12 @@ import type { CompanySizeRange } from "@/lib/contracts/companies";
 import { countryCode, normalizeCountryText } from "@/lib/providers/first-party/companies/countries";
 import { singular } from "@/lib/providers/first-party/companies/keywords";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { COMPANY_DISCOVER_FIELDS, compareDiscoverHits, type CompanyDiscoverFilters, type CompanyDiscoverHit } from "@/lib/providers/fields/company";
+import {
+  COMPANY_DISCOVER_FIELDS,
+  compareDiscoverHits,
+  type CompanyDiscoverFilters,
+  type CompanyDiscoverHit,
+} from "@/lib/providers/fields/company";
 import { pageOfRankedList, rankedListScope, startOffset } from "./company-paging";
 import { runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
@@ -36,11 +41,24 @@ const distinct = (values: string[]) => [...new Set(values.filter((value) => valu
  * a country as its ISO code when it names one we know, lists de-duplicated in the caller's order.
  */
 export function normalizeDiscoverFilters(filters: CompanyDiscoverRequest["filters"] = {}): CompanyDiscoverFilters {
-  const country = filters.country === undefined ? undefined : (countryCode(filters.country) ?? normalizeCountryText(filters.country));
+  const country =
+    filters.country === undefined ? undefined : (countryCode(filters.country) ?? normalizeCountryText(filters.country));
   return {
     industry: distinct((filters.industry ?? []).map((industry) => industry.trim().replace(/\s+/g, " ").toLowerCase())),
-    keywords: distinct((filters.keywords ?? []).flatMap((keyword) => keyword.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(singular)),
-    technologies: distinct((filters.technologies ?? []).map((technology) => technology.trim().replace(/\s+/g, " ").toLowerCase())),
+    keywords: distinct(
+      (filters.keywords ?? [])
+        .flatMap(
+          (keyword) =>
+            keyword
+              .normalize("NFKC")
+              .toLowerCase()
+              .match(/[\p{L}\p{N}]+/gu) ?? [],
+        )
+        .map(singular),
+    ),
+    technologies: distinct(
+      (filters.technologies ?? []).map((technology) => technology.trim().replace(/\s+/g, " ").toLowerCase()),
+    ),
     ...(country !== undefined && { country }),
     ...(filters.locality !== undefined && { locality: filters.locality.trim().replace(/\s+/g, " ").toLowerCase() }),
     ...(filters.sizeRange !== undefined && { sizeRange: filters.sizeRange }),
@@ -48,7 +66,12 @@ export function normalizeDiscoverFilters(filters: CompanyDiscoverRequest["filter
 }
 
 /** POST /v1/data/svc/companies/discover: lookalikes of a company and/or companies matching filters, paged. */
-export async function discoverCompanies(options: { principal: ApiKeyPrincipal; request: CompanyDiscoverRequest; budgetCents?: number; bypassCache: boolean }) {
+export async function discoverCompanies(options: {
+  principal: ApiKeyPrincipal;
+  request: CompanyDiscoverRequest;
+  budgetCents?: number;
+  bypassCache: boolean;
+}) {
   const { request, principal } = options;
   const filters = normalizeDiscoverFilters(request.filters);
   const normalizedInput = { domain: request.domain, filters };
@@ -72,8 +95,17 @@ export async function discoverCompanies(options: { principal: ApiKeyPrincipal; r
         budgetCents: spendCapCents,
       }),
     shape: (output, capCents) => {
-      const ranked = [...((output.merged.companies?.value as CompanyDiscoverHit[] | undefined) ?? [])].sort(compareDiscoverHits).slice(0, MAX_DISCOVER_RESULTS);
-      const { data, ...priced } = pageOfRankedList({ operation: "companies_discover", items: ranked, offset, limit: request.limit, capCents, scope });
+      const ranked = [...((output.merged.companies?.value as CompanyDiscoverHit[] | undefined) ?? [])]
+        .sort(compareDiscoverHits)
+        .slice(0, MAX_DISCOVER_RESULTS);
+      const { data, ...priced } = pageOfRankedList({
+        operation: "companies_discover",
+        items: ranked,
+        offset,
+        limit: request.limit,
+        capCents,
+        scope,
+      });
       return { data: { companies: data.page, total: data.total, nextCursor: data.nextCursor }, ...priced };
     },
   });

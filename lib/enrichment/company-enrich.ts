@@ -45,7 +45,12 @@ const isFound = (output: EngineOutput) => output.merged.name !== undefined;
  * when the profile names the company, and the balance (and X-Budget-Cents) must cover it before anything starts.
  * What live providers found is added to the company store, so discovery can filter on industry, size and place.
  */
-export async function enrichCompany(options: { principal: ApiKeyPrincipal; request: { domain: string }; budgetCents?: number; bypassCache: boolean }) {
+export async function enrichCompany(options: {
+  principal: ApiKeyPrincipal;
+  request: { domain: string };
+  budgetCents?: number;
+  bypassCache: boolean;
+}) {
   const { domain } = options.request;
   const price = PRICES.companies_enrich;
   return runEnrichmentCall({

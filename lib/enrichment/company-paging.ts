@@ -10,8 +10,17 @@ type PagedOperation = "companies_search" | "companies_discover";
  * What a cursor of a ranked companies list is valid for: the workspace and key mode (a test key's sandbox list is not
  * a live key's), the operation, and the normalized request (the cache key), so a cursor never pages another list.
  */
-export function rankedListScope(principal: ApiKeyPrincipal, operation: PagedOperation, normalizedInput: Record<string, unknown>): CursorScope {
-  return { workspaceId: principal.workspace.id, mode: principal.mode, list: operation, input: inputHash(operation, normalizedInput) };
+export function rankedListScope(
+  principal: ApiKeyPrincipal,
+  operation: PagedOperation,
+  normalizedInput: Record<string, unknown>,
+): CursorScope {
+  return {
+    workspaceId: principal.workspace.id,
+    mode: principal.mode,
+    list: operation,
+    input: inputHash(operation, normalizedInput),
+  };
 }
 
 /** The offset a request starts at: 0, or its cursor's (400 when the cursor was altered or issued for another list). */
@@ -33,7 +42,9 @@ export function pageOfRankedList<T>(options: {
   scope: CursorScope;
 }): ShapedAnswer<{ page: T[]; total: number; nextCursor: string | null }> {
   const { baseCents, perRecordCents } = PRICES[options.operation];
-  const affordable = Number.isFinite(options.capCents) ? Math.max(0, Math.floor((options.capCents - baseCents) / perRecordCents)) : options.limit;
+  const affordable = Number.isFinite(options.capCents)
+    ? Math.max(0, Math.floor((options.capCents - baseCents) / perRecordCents))
+    : options.limit;
   const limited = affordable < options.limit;
   const page = options.items.slice(options.offset, options.offset + Math.min(options.limit, affordable));
   const next = options.offset + page.length;

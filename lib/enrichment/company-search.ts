@@ -21,7 +21,12 @@ export interface CompanySearchRequest {
 }
 
 /** POST /v1/data/svc/companies/search: companies by name or keywords, best first, paged. */
-export async function searchCompanies(options: { principal: ApiKeyPrincipal; request: CompanySearchRequest; budgetCents?: number; bypassCache: boolean }) {
+export async function searchCompanies(options: {
+  principal: ApiKeyPrincipal;
+  request: CompanySearchRequest;
+  budgetCents?: number;
+  bypassCache: boolean;
+}) {
   const { request, principal } = options;
   // The same words in any case and spacing are the same question.
   const query = request.query.trim().replace(/\s+/g, " ").toLowerCase();
@@ -48,8 +53,17 @@ export async function searchCompanies(options: { principal: ApiKeyPrincipal; req
         budgetCents: spendCapCents,
       }),
     shape: (output, capCents) => {
-      const ranked = [...((output.merged.companies?.value as CompanySearchHit[] | undefined) ?? [])].sort(compareSearchHits).slice(0, MAX_SEARCH_RESULTS);
-      const { data, ...priced } = pageOfRankedList({ operation: "companies_search", items: ranked, offset, limit: request.limit, capCents, scope });
+      const ranked = [...((output.merged.companies?.value as CompanySearchHit[] | undefined) ?? [])]
+        .sort(compareSearchHits)
+        .slice(0, MAX_SEARCH_RESULTS);
+      const { data, ...priced } = pageOfRankedList({
+        operation: "companies_search",
+        items: ranked,
+        offset,
+        limit: request.limit,
+        capCents,
+        scope,
+      });
       return { data: { companies: data.page, total: data.total, nextCursor: data.nextCursor }, ...priced };
     },
   });

@@ -1,7 +1,11 @@
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { domainEmailsCost, domainEmailsPriceRange, PRICES } from "@/lib/billing/prices";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { DOMAIN_EMAIL_FIELDS, type DomainEmailsProviderInput, type EmailRecord } from "@/lib/providers/fields/domain-emails";
+import {
+  DOMAIN_EMAIL_FIELDS,
+  type DomainEmailsProviderInput,
+  type EmailRecord,
+} from "@/lib/providers/fields/domain-emails";
 import { type EngineOutput, runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
 
@@ -24,13 +28,19 @@ const MAX_DOMAIN_EMAILS = 100;
 const SCALARS = ["domain", "organization", "pattern", "acceptAll", "webmail", "disposable"] as const;
 const REQUESTED = [...SCALARS, "emails"];
 
-const sameText = (a: string | null, b: string | undefined) => b === undefined || (a ?? "").toLowerCase() === b.toLowerCase();
+const sameText = (a: string | null, b: string | undefined) =>
+  b === undefined || (a ?? "").toLowerCase() === b.toLowerCase();
 
 /** Filters, then a stable order (most confident first, then by address) so paging never skips or repeats. */
 function matchingEmails(output: EngineOutput, request: DomainEmailsRequest): EmailRecord[] {
   const emails = (output.merged.emails?.value as EmailRecord[] | undefined) ?? [];
   return emails
-    .filter((email) => (request.type === undefined || email.type === request.type) && sameText(email.seniority, request.seniority) && sameText(email.department, request.department))
+    .filter(
+      (email) =>
+        (request.type === undefined || email.type === request.type) &&
+        sameText(email.seniority, request.seniority) &&
+        sameText(email.department, request.department),
+    )
     .sort((a, b) => b.confidence - a.confidence || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
 }
 
@@ -39,7 +49,12 @@ function scalar<T>(output: EngineOutput, name: string): T | null {
 }
 
 /** POST /v1/data/svc/companies/domain-emails: the addresses found for a company, by domain or by name. */
-export async function findDomainEmails(options: { principal: ApiKeyPrincipal; request: DomainEmailsRequest; budgetCents?: number; bypassCache: boolean }) {
+export async function findDomainEmails(options: {
+  principal: ApiKeyPrincipal;
+  request: DomainEmailsRequest;
+  budgetCents?: number;
+  bypassCache: boolean;
+}) {
   const { request } = options;
   const providerInput: DomainEmailsProviderInput = {
     domain: request.domain,
@@ -71,14 +86,18 @@ export async function findDomainEmails(options: { principal: ApiKeyPrincipal; re
         fields: DOMAIN_EMAIL_FIELDS,
         requested: REQUESTED,
         // Filled means found: every scalar, and addresses from at least one provider (each returns all it has).
-        isComplete: (merged) => SCALARS.every((name) => merged[name]?.value != null) && ((merged.emails?.value as unknown[] | undefined)?.length ?? 0) > 0,
+        isComplete: (merged) =>
+          SCALARS.every((name) => merged[name]?.value != null) &&
+          ((merged.emails?.value as unknown[] | undefined)?.length ?? 0) > 0,
         budgetCents: spendCapCents,
       }),
     shape: (output, capCents) => {
       const emails = matchingEmails(output, request).slice(0, MAX_DOMAIN_EMAILS);
       const { baseCents, perEmailCents } = PRICES.companies_domain_emails;
       // A budget may afford fewer emails than `limit`: the page is cut there, never the price raised.
-      const affordable = Number.isFinite(capCents) ? Math.max(0, Math.floor((capCents - baseCents) / perEmailCents)) : request.limit;
+      const affordable = Number.isFinite(capCents)
+        ? Math.max(0, Math.floor((capCents - baseCents) / perEmailCents))
+        : request.limit;
       const limited = affordable < request.limit;
       const page = emails.slice(request.offset, request.offset + Math.min(request.limit, affordable));
       return {

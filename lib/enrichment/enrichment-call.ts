@@ -10,7 +10,10 @@ export interface EngineOutput {
   fieldsMissing: string[];
 }
 
-export interface EnrichmentCallOptions<Data> extends Omit<PricedCallOptions<EngineOutput, Data>, "operation" | "run" | "summarize"> {
+export interface EnrichmentCallOptions<Data> extends Omit<
+  PricedCallOptions<EngineOutput, Data>,
+  "operation" | "run" | "summarize"
+> {
   operation: OperationName;
   /** Runs the waterfall (sandbox providers for test keys) with at most `spendCapCents` of provider spend. */
   run: (mode: "live" | "test", spendCapCents: number) => Promise<WaterfallResult>;

@@ -6,7 +6,12 @@ import { db } from "@/lib/db/client";
 import { liveProviders } from "@/lib/providers/registry";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { type Account, balances, enrichmentHarness, usageRows } from "@/test/enrichment-harness";
-import { FAKE_HUNTER_COMPANIES, startFakeHunter, type FakeHunter, type FakeHunterMode } from "@/test/fakes/hunter-server";
+import {
+  FAKE_HUNTER_COMPANIES,
+  startFakeHunter,
+  type FakeHunter,
+  type FakeHunterMode,
+} from "@/test/fakes/hunter-server";
 import { detailPaths, errorOf } from "@/test/http-api";
 import { inputHash } from "@/lib/billing/answer-cache";
 
@@ -59,7 +64,11 @@ function metaOf(json: unknown): Record<string, unknown> {
 }
 
 /** Asserts the meta's balances are the database's, and returns the one usage row written since `before`. */
-async function expectOneNewRow(workspaceId: string, before: UsageRow[], meta: Record<string, unknown>): Promise<UsageRow> {
+async function expectOneNewRow(
+  workspaceId: string,
+  before: UsageRow[],
+  meta: Record<string, unknown>,
+): Promise<UsageRow> {
   expect(await balances(workspaceId)).toEqual({
     subscriptionRemainingCents: meta.subscriptionRemainingCents,
     purchasedBalanceCents: meta.purchasedBalanceCents,
@@ -74,7 +83,13 @@ async function expectOneNewRow(workspaceId: string, before: UsageRow[], meta: Re
 function expectRowMatchesMeta(
   row: UsageRow,
   meta: Record<string, unknown>,
-  expected: { operation: string; apiKeyId: string; keyMode: "live" | "test"; subscriptionDelta: number; purchasedDelta: number },
+  expected: {
+    operation: string;
+    apiKeyId: string;
+    keyMode: "live" | "test";
+    subscriptionDelta: number;
+    purchasedDelta: number;
+  },
 ) {
   expect(row).toMatchObject({
     kind: "usage",
@@ -134,7 +149,12 @@ beforeAll(async () => {
   // This process builds the same provider list as the app (for the leak scan's provider ids).
   // The first-party collectors have their own file (lib/providers/first-party/first-party.integration.test.ts): here
   // the engine runs with the vendor adapter alone, reached on loopback.
-  const appEnv = { HUNTER_API_KEY: fake.apiKey, HUNTER_API_URL: fake.baseUrl, OUTBOUND_ALLOW_LOOPBACK: "true", ENRICHMENT_PROVIDERS_DISABLED: FIRST_PARTY_PROVIDERS };
+  const appEnv = {
+    HUNTER_API_KEY: fake.apiKey,
+    HUNTER_API_URL: fake.baseUrl,
+    OUTBOUND_ALLOW_LOOPBACK: "true",
+    ENRICHMENT_PROVIDERS_DISABLED: FIRST_PARTY_PROVIDERS,
+  };
   Object.assign(process.env, appEnv);
   app = await startApp(appEnv);
 });
@@ -196,7 +216,7 @@ describe("request validation", () => {
       ["department", "domain", "extra", "limit", "offset", "seniority", "type"],
     ],
     ["a JSON array", [], [""]],
-    ["a JSON string", "\"acme-robotics.example\"", [""]],
+    ["a JSON string", '"acme-robotics.example"', [""]],
     ["JSON null", "null", [""]],
   ];
 
@@ -252,11 +272,14 @@ describe("request validation", () => {
       expect(errorOf(answer.json).code).toBe("validation_error");
     });
 
-    it.each(["text/plain", "application/x-www-form-urlencoded", "application/xml"])("refuses a %s body with 415", async (contentType) => {
-      const answer = await raw(path, { key: target.testKey, body: JSON.stringify(goodBody), contentType });
-      expect(answer.status).toBe(415);
-      expect(errorOf(answer.json).code).toBe("unsupported_media_type");
-    });
+    it.each(["text/plain", "application/x-www-form-urlencoded", "application/xml"])(
+      "refuses a %s body with 415",
+      async (contentType) => {
+        const answer = await raw(path, { key: target.testKey, body: JSON.stringify(goodBody), contentType });
+        expect(answer.status).toBe(415);
+        expect(errorOf(answer.json).code).toBe("unsupported_media_type");
+      },
+    );
 
     it("accepts application/json with a charset and application/*+json", async () => {
       for (const contentType of ["application/json; charset=utf-8", "application/vnd.api+json"]) {
@@ -357,7 +380,13 @@ describe("payment required", () => {
     const target = await account(1, 1);
     const answer = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 5 } });
     // Exactly the minimum: the page is cut to what 2 cents buy (no address), and the balance ends at 0.
-    expect(answer.meta).toMatchObject({ costCents: 2, subscriptionRemainingCents: 0, purchasedBalanceCents: 0, records: 0, budgetCentsPerRecord: 1 });
+    expect(answer.meta).toMatchObject({
+      costCents: 2,
+      subscriptionRemainingCents: 0,
+      purchasedBalanceCents: 0,
+      records: 0,
+      budgetCentsPerRecord: 1,
+    });
     expect(answer.data.emails).toEqual([]);
     expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 0 });
   });
@@ -366,14 +395,20 @@ describe("payment required", () => {
     ["funding", 9],
     ["competitors", 7],
     ["technographics", 4],
-  ] as const)("refuses intelligence %s with 402 when the balance is %i cents, one below its price", async (signal, cents) => {
-    const target = await account(0, cents);
-    const answer = await raw(INTELLIGENCE, { key: target.liveKey, body: { domain: ACME, signal } });
-    expect(answer.status).toBe(402);
-    expect(errorOf(answer.json).code).toBe("payment_required");
-    expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: cents });
-    expect(await usageRows(target.workspaceId)).toEqual([]);
-  });
+  ] as const)(
+    "refuses intelligence %s with 402 when the balance is %i cents, one below its price",
+    async (signal, cents) => {
+      const target = await account(0, cents);
+      const answer = await raw(INTELLIGENCE, { key: target.liveKey, body: { domain: ACME, signal } });
+      expect(answer.status).toBe(402);
+      expect(errorOf(answer.json).code).toBe("payment_required");
+      expect(await balances(target.workspaceId)).toEqual({
+        subscriptionRemainingCents: 0,
+        purchasedBalanceCents: cents,
+      });
+      expect(await usageRows(target.workspaceId)).toEqual([]);
+    },
+  );
 
   it.each([
     [DOMAIN_EMAILS, { domain: ACME }, "1"],
@@ -381,20 +416,30 @@ describe("payment required", () => {
     [INTELLIGENCE, { domain: ACME, signal: "funding" }, "9"],
     [INTELLIGENCE, { domain: ACME, signal: "competitors" }, "7"],
     [INTELLIGENCE, { domain: ACME, signal: "technographics" }, "0"],
-  ])("refuses %s %j with 402 when X-Budget-Cents %s is below the minimum, whatever the balance", async (path, body, budget) => {
-    const target = await account(500, 500);
-    const requestsBefore = fake.requests.length;
-    const answer = await raw(path, { key: target.liveKey, body, headers: { "x-budget-cents": budget } });
-    expect(answer.status).toBe(402);
-    expect(errorOf(answer.json).code).toBe("payment_required");
-    expect(fake.requests.length).toBe(requestsBefore);
-    expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 500, purchasedBalanceCents: 500 });
-    expect(await usageRows(target.workspaceId)).toEqual([]);
-  });
+  ])(
+    "refuses %s %j with 402 when X-Budget-Cents %s is below the minimum, whatever the balance",
+    async (path, body, budget) => {
+      const target = await account(500, 500);
+      const requestsBefore = fake.requests.length;
+      const answer = await raw(path, { key: target.liveKey, body, headers: { "x-budget-cents": budget } });
+      expect(answer.status).toBe(402);
+      expect(errorOf(answer.json).code).toBe("payment_required");
+      expect(fake.requests.length).toBe(requestsBefore);
+      expect(await balances(target.workspaceId)).toEqual({
+        subscriptionRemainingCents: 500,
+        purchasedBalanceCents: 500,
+      });
+      expect(await usageRows(target.workspaceId)).toEqual([]);
+    },
+  );
 
   it("refuses a test key's call too when X-Budget-Cents is below the minimum", async () => {
     const target = await account();
-    const answer = await raw(DOMAIN_EMAILS, { key: target.testKey, body: { domain: ACME }, headers: { "x-budget-cents": "1" } });
+    const answer = await raw(DOMAIN_EMAILS, {
+      key: target.testKey,
+      body: { domain: ACME },
+      headers: { "x-budget-cents": "1" },
+    });
     expect(answer.status).toBe(402);
     expect(errorOf(answer.json).code).toBe("payment_required");
   });
@@ -407,7 +452,14 @@ describe("debits and the ledger", () => {
 
     // 2 + 2 emails = 4 cents, all from the subscription: 5 → 1.
     const first = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 2 } });
-    expect(first.meta).toMatchObject({ costCents: 4, subscriptionRemainingCents: 1, purchasedBalanceCents: 20, cached: false, records: 2, providersAttempted: 1 });
+    expect(first.meta).toMatchObject({
+      costCents: 4,
+      subscriptionRemainingCents: 1,
+      purchasedBalanceCents: 20,
+      cached: false,
+      records: 2,
+      providersAttempted: 1,
+    });
     let row = await expectOneNewRow(target.workspaceId, before, first.meta);
     expectRowMatchesMeta(row, first.meta, {
       operation: "companies_domain_emails",
@@ -423,7 +475,13 @@ describe("debits and the ledger", () => {
     // 2 + 3 emails = 5 cents: the last cent of the subscription, then 4 purchased.
     before = await usageRows(target.workspaceId);
     const second = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: GLOBEX, limit: 3 } });
-    expect(second.meta).toMatchObject({ costCents: 5, subscriptionRemainingCents: 0, purchasedBalanceCents: 16, cached: false, records: 3 });
+    expect(second.meta).toMatchObject({
+      costCents: 5,
+      subscriptionRemainingCents: 0,
+      purchasedBalanceCents: 16,
+      cached: false,
+      records: 3,
+    });
     row = await expectOneNewRow(target.workspaceId, before, second.meta);
     expectRowMatchesMeta(row, second.meta, {
       operation: "companies_domain_emails",
@@ -436,8 +494,17 @@ describe("debits and the ledger", () => {
 
     // Intelligence is flat: funding costs 10 even though no live provider answers it.
     before = await usageRows(target.workspaceId);
-    const third = await target.live.call(intelligenceContract, { headers: {}, body: { domain: ACME, signal: "funding" } });
-    expect(third.meta).toMatchObject({ costCents: 10, subscriptionRemainingCents: 0, purchasedBalanceCents: 6, cached: false, providersAttempted: 0 });
+    const third = await target.live.call(intelligenceContract, {
+      headers: {},
+      body: { domain: ACME, signal: "funding" },
+    });
+    expect(third.meta).toMatchObject({
+      costCents: 10,
+      subscriptionRemainingCents: 0,
+      purchasedBalanceCents: 6,
+      cached: false,
+      providersAttempted: 0,
+    });
     expect(third.meta.records).toBeUndefined();
     row = await expectOneNewRow(target.workspaceId, before, third.meta);
     expectRowMatchesMeta(row, third.meta, {
@@ -451,7 +518,14 @@ describe("debits and the ledger", () => {
     // The first question again: served from the cache, free, still on the ledger.
     before = await usageRows(target.workspaceId);
     const again = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 2 } });
-    expect(again.meta).toMatchObject({ costCents: 0, subscriptionRemainingCents: 0, purchasedBalanceCents: 6, cached: true, records: 2, providersAttempted: 0 });
+    expect(again.meta).toMatchObject({
+      costCents: 0,
+      subscriptionRemainingCents: 0,
+      purchasedBalanceCents: 6,
+      cached: true,
+      records: 2,
+      providersAttempted: 0,
+    });
     expect(again.data).toEqual(first.data);
     row = await expectOneNewRow(target.workspaceId, before, again.meta);
     expectRowMatchesMeta(row, again.meta, {
@@ -471,7 +545,10 @@ describe("debits and the ledger", () => {
     expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 6 });
 
     // Technographics (5) fits exactly... and leaves 1.
-    const fourth = await target.live.call(intelligenceContract, { headers: {}, body: { domain: ACME, signal: "technographics" } });
+    const fourth = await target.live.call(intelligenceContract, {
+      headers: {},
+      body: { domain: ACME, signal: "technographics" },
+    });
     expect(fourth.meta).toMatchObject({ costCents: 5, subscriptionRemainingCents: 0, purchasedBalanceCents: 1 });
     row = await expectOneNewRow(target.workspaceId, before, fourth.meta);
     expectRowMatchesMeta(row, fourth.meta, {
@@ -485,7 +562,9 @@ describe("debits and the ledger", () => {
     // The ledger adds up to the balance change.
     const rows = await usageRows(target.workspaceId);
     expect(rows.reduce((sum, entry) => sum + entry.costCents, 0)).toBe(25 - 1);
-    expect(rows.reduce((sum, entry) => sum + entry.subscriptionDeltaCents + entry.purchasedDeltaCents, 0)).toBe(-(25 - 1));
+    expect(rows.reduce((sum, entry) => sum + entry.subscriptionDeltaCents + entry.purchasedDeltaCents, 0)).toBe(
+      -(25 - 1),
+    );
   });
 
   it("lets exactly as many concurrent calls through as the balance covers, and never goes negative", async () => {
@@ -530,9 +609,17 @@ describe("debits and the ledger", () => {
     // 20 cents; each call asks for up to 5 addresses (max 7 cents) and is capped by what is left when it starts.
     const target = await account(0, 20);
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, index) => raw(DOMAIN_EMAILS, { key: target.liveKey, body: { domain: ACME, limit: 5, offset: index }, headers: { "cache-control": "no-cache" } })),
+      Array.from({ length: 10 }, (_, index) =>
+        raw(DOMAIN_EMAILS, {
+          key: target.liveKey,
+          body: { domain: ACME, limit: 5, offset: index },
+          headers: { "cache-control": "no-cache" },
+        }),
+      ),
     );
-    const charged = answers.filter((answer) => answer.status === 200).reduce((sum, answer) => sum + (metaOf(answer.json).costCents as number), 0);
+    const charged = answers
+      .filter((answer) => answer.status === 200)
+      .reduce((sum, answer) => sum + (metaOf(answer.json).costCents as number), 0);
     for (const answer of answers) expect([200, 402]).toContain(answer.status);
     const after = await balances(target.workspaceId);
     expect(after.subscriptionRemainingCents).toBe(0);
@@ -552,7 +639,13 @@ describe("cache", () => {
     expect(fake.requests.length).toBe(requestsBefore + 1);
 
     const second = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 5 } });
-    expect(second.meta).toMatchObject({ cached: true, costCents: 0, records: 5, providersAttempted: 0, purchasedBalanceCents: 93 });
+    expect(second.meta).toMatchObject({
+      cached: true,
+      costCents: 0,
+      records: 5,
+      providersAttempted: 0,
+      purchasedBalanceCents: 93,
+    });
     expect(second.meta.fieldsReturned).toEqual(first.meta.fieldsReturned);
     expect(second.data).toEqual(first.data);
     expect(fake.requests.length).toBe(requestsBefore + 1);
@@ -595,11 +688,17 @@ describe("cache", () => {
     await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 3 } });
     const requestsBefore = fake.requests.length;
     for (const cacheControl of ["no-cache", "max-age=0, no-cache", "No-Cache"]) {
-      const answer = await target.live.call(domainEmailsContract, { headers: { "cache-control": cacheControl }, body: { domain: ACME, limit: 3 } });
+      const answer = await target.live.call(domainEmailsContract, {
+        headers: { "cache-control": cacheControl },
+        body: { domain: ACME, limit: 3 },
+      });
       expect(answer.meta, cacheControl).toMatchObject({ cached: false, costCents: 5, providersAttempted: 1 });
     }
     expect(fake.requests.length).toBe(requestsBefore + 3);
-    expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 100 - 4 * 5 });
+    expect(await balances(target.workspaceId)).toEqual({
+      subscriptionRemainingCents: 0,
+      purchasedBalanceCents: 100 - 4 * 5,
+    });
     // The refreshed answer is cached again.
     const afterwards = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 3 } });
     expect(afterwards.meta).toMatchObject({ cached: true, costCents: 0 });
@@ -627,7 +726,10 @@ describe("cache", () => {
     const target = await account(0, 500);
     const first = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 4 } });
     const requestsBefore = fake.requests.length;
-    for (const body of [{ domain: ACME, limit: 5 }, { domain: ACME, limit: 4, offset: 4 }]) {
+    for (const body of [
+      { domain: ACME, limit: 5 },
+      { domain: ACME, limit: 4, offset: 4 },
+    ]) {
       const answer = await target.live.call(domainEmailsContract, { headers: {}, body });
       expect(answer.meta, JSON.stringify(body)).toMatchObject({ cached: true, costCents: 0, providersAttempted: 0 });
       expect(answer.data.total).toBe(first.data.total);
@@ -638,8 +740,16 @@ describe("cache", () => {
   it("keeps the two operations and the intelligence signals apart (nothing found is never cached)", async () => {
     const target = await account(0, 100);
     for (let round = 0; round < 2; round += 1) {
-      const answer = await target.live.call(intelligenceContract, { headers: {}, body: { domain: ACME, signal: "competitors" } });
-      expect(answer.meta).toMatchObject({ cached: false, costCents: 8, fieldsReturned: [], fieldsMissing: ["competitors"] });
+      const answer = await target.live.call(intelligenceContract, {
+        headers: {},
+        body: { domain: ACME, signal: "competitors" },
+      });
+      expect(answer.meta).toMatchObject({
+        cached: false,
+        costCents: 8,
+        fieldsReturned: [],
+        fieldsMissing: ["competitors"],
+      });
       expect(answer.data).toEqual({ domain: ACME, signal: "competitors", competitors: null });
     }
     expect(await db().enrichmentCacheEntry.count()).toBe(0);
@@ -658,7 +768,10 @@ describe("cache", () => {
     expect(live.data.organization).toBe("Acme Robotics");
     expect(fake.requests.length).toBe(requestsBefore + 1);
     // The test key still gets the sandbox, not the cached live answer.
-    const sandboxAgain = await target.test.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 3 } });
+    const sandboxAgain = await target.test.call(domainEmailsContract, {
+      headers: {},
+      body: { domain: ACME, limit: 3 },
+    });
     expect(sandboxAgain.meta.cached).toBe(false);
     expect(sandboxAgain.data).toEqual(sandbox.data);
     expect(sandboxAgain.data.organization).not.toBe("Acme Robotics");
@@ -668,8 +781,15 @@ describe("cache", () => {
 describe("budget", () => {
   it("cuts the page to what X-Budget-Cents affords and says so", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(domainEmailsContract, { headers: { "x-budget-cents": "5" }, body: { domain: ACME, limit: 10 } });
-    expect(answer.data.emails.map((email) => email.value)).toEqual(expectedEmails(ACME).slice(0, 3).map((email) => email.value));
+    const answer = await target.live.call(domainEmailsContract, {
+      headers: { "x-budget-cents": "5" },
+      body: { domain: ACME, limit: 10 },
+    });
+    expect(answer.data.emails.map((email) => email.value)).toEqual(
+      expectedEmails(ACME)
+        .slice(0, 3)
+        .map((email) => email.value),
+    );
     expect(answer.meta).toMatchObject({
       costCents: 5,
       budgetCents: 5,
@@ -686,14 +806,24 @@ describe("budget", () => {
 
   it("applies the budget after the offset", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(domainEmailsContract, { headers: { "x-budget-cents": "4" }, body: { domain: ACME, limit: 10, offset: 2 } });
-    expect(answer.data.emails.map((email) => email.value)).toEqual(expectedEmails(ACME).slice(2, 4).map((email) => email.value));
+    const answer = await target.live.call(domainEmailsContract, {
+      headers: { "x-budget-cents": "4" },
+      body: { domain: ACME, limit: 10, offset: 2 },
+    });
+    expect(answer.data.emails.map((email) => email.value)).toEqual(
+      expectedEmails(ACME)
+        .slice(2, 4)
+        .map((email) => email.value),
+    );
     expect(answer.meta).toMatchObject({ costCents: 4, records: 2, budgetCentsPerRecord: 1 });
   });
 
   it("does not mention a per-record budget when the budget covers the whole page", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(domainEmailsContract, { headers: { "x-budget-cents": "12" }, body: { domain: ACME, limit: 10 } });
+    const answer = await target.live.call(domainEmailsContract, {
+      headers: { "x-budget-cents": "12" },
+      body: { domain: ACME, limit: 10 },
+    });
     expect(answer.data.emails).toHaveLength(10);
     expect(answer.meta).toMatchObject({ costCents: 12, budgetCents: 12, records: 10 });
     expect(answer.meta.budgetCentsPerRecord).toBeUndefined();
@@ -704,10 +834,24 @@ describe("budget", () => {
     // provider call; the page is empty because no address is affordable.
     const target = await account(0, 100);
     const requestsBefore = fake.requests.length;
-    const answer = await target.live.call(domainEmailsContract, { headers: { "x-budget-cents": "2" }, body: { domain: ACME, limit: 10 } });
-    expect(answer.data).toMatchObject({ domain: ACME, organization: "Acme Robotics", pattern: "{first}.{last}", emails: [] });
+    const answer = await target.live.call(domainEmailsContract, {
+      headers: { "x-budget-cents": "2" },
+      body: { domain: ACME, limit: 10 },
+    });
+    expect(answer.data).toMatchObject({
+      domain: ACME,
+      organization: "Acme Robotics",
+      pattern: "{first}.{last}",
+      emails: [],
+    });
     expect(answer.data.total).toBeGreaterThan(0);
-    expect(answer.meta).toMatchObject({ costCents: 2, budgetCents: 2, budgetCentsPerRecord: 1, records: 0, providersAttempted: 1 });
+    expect(answer.meta).toMatchObject({
+      costCents: 2,
+      budgetCents: 2,
+      budgetCentsPerRecord: 1,
+      records: 0,
+      providersAttempted: 1,
+    });
     expect(fake.requests.length).toBe(requestsBefore + 1);
   });
 
@@ -715,13 +859,22 @@ describe("budget", () => {
     const target = await account(2, 4);
     const answer = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 10 } });
     expect(answer.data.emails).toHaveLength(4);
-    expect(answer.meta).toMatchObject({ costCents: 6, records: 4, budgetCentsPerRecord: 1, subscriptionRemainingCents: 0, purchasedBalanceCents: 0 });
+    expect(answer.meta).toMatchObject({
+      costCents: 6,
+      records: 4,
+      budgetCentsPerRecord: 1,
+      subscriptionRemainingCents: 0,
+      purchasedBalanceCents: 0,
+    });
     expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 0 });
   });
 
   it("charges a flat intelligence price within the budget and echoes the budget", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(intelligenceContract, { headers: { "x-budget-cents": "50" }, body: { domain: ACME, signal: "funding" } });
+    const answer = await target.live.call(intelligenceContract, {
+      headers: { "x-budget-cents": "50" },
+      body: { domain: ACME, signal: "funding" },
+    });
     expect(answer.meta).toMatchObject({ costCents: 10, budgetCents: 50, priceRange: { minCents: 10, maxCents: 10 } });
   });
 });
@@ -730,37 +883,50 @@ describe("failing provider", () => {
   const modes: FakeHunterMode[] = ["server_error", "rate_limited", "malformed", "unexpected_shape", "redirect", "slow"];
 
   // `slow` waits for the adapter's 10 s time limit.
-  it.each(modes)("skips a provider in %s mode: 200, fields missing, well-formed meta, nothing cached", async (mode) => {
-    const target = await account(0, 100);
-    fake.setMode(mode);
-    const requestsBefore = fake.requests.length;
-    const body = { domain: ACME, limit: 4 };
-    const answer = await target.live.call(domainEmailsContract, { headers: {}, body });
-    // A 5xx is retried once (it may be a blip); every other failure is not.
-    const attempts = mode === "server_error" ? 2 : 1;
-    expect(fake.requests.length).toBe(requestsBefore + attempts);
-    expect(answer.data).toEqual({ domain: ACME, organization: null, pattern: null, acceptAll: null, webmail: null, disposable: null, emails: [], total: 0 });
-    expect(answer.meta).toEqual({
-      costCents: 2,
-      purchasedBalanceCents: 98,
-      subscriptionRemainingCents: 0,
-      cached: false,
-      latencyMs: expect.any(Number),
-      priceRange: { minCents: 2, maxCents: 6 },
-      providersAttempted: 1,
-      fieldsReturned: [],
-      fieldsMissing: DOMAIN_EMAIL_FIELDS,
-      records: 0,
-    });
-    if (mode === "slow") expect(answer.meta.latencyMs).toBeGreaterThanOrEqual(9_000);
-    expect(await db().enrichmentCacheEntry.count()).toBe(0);
+  it.each(modes)(
+    "skips a provider in %s mode: 200, fields missing, well-formed meta, nothing cached",
+    async (mode) => {
+      const target = await account(0, 100);
+      fake.setMode(mode);
+      const requestsBefore = fake.requests.length;
+      const body = { domain: ACME, limit: 4 };
+      const answer = await target.live.call(domainEmailsContract, { headers: {}, body });
+      // A 5xx is retried once (it may be a blip); every other failure is not.
+      const attempts = mode === "server_error" ? 2 : 1;
+      expect(fake.requests.length).toBe(requestsBefore + attempts);
+      expect(answer.data).toEqual({
+        domain: ACME,
+        organization: null,
+        pattern: null,
+        acceptAll: null,
+        webmail: null,
+        disposable: null,
+        emails: [],
+        total: 0,
+      });
+      expect(answer.meta).toEqual({
+        costCents: 2,
+        purchasedBalanceCents: 98,
+        subscriptionRemainingCents: 0,
+        cached: false,
+        latencyMs: expect.any(Number),
+        priceRange: { minCents: 2, maxCents: 6 },
+        providersAttempted: 1,
+        fieldsReturned: [],
+        fieldsMissing: DOMAIN_EMAIL_FIELDS,
+        records: 0,
+      });
+      if (mode === "slow") expect(answer.meta.latencyMs).toBeGreaterThanOrEqual(9_000);
+      expect(await db().enrichmentCacheEntry.count()).toBe(0);
 
-    // Nothing was cached: once the provider recovers, the same question goes upstream again.
-    fake.setMode("normal");
-    const recovered = await target.live.call(domainEmailsContract, { headers: {}, body });
-    expect(recovered.meta).toMatchObject({ cached: false, providersAttempted: 1, costCents: 6, fieldsMissing: [] });
-    expect(fake.requests.length).toBe(requestsBefore + attempts + 1);
-  }, 30_000);
+      // Nothing was cached: once the provider recovers, the same question goes upstream again.
+      fake.setMode("normal");
+      const recovered = await target.live.call(domainEmailsContract, { headers: {}, body });
+      expect(recovered.meta).toMatchObject({ cached: false, providersAttempted: 1, costCents: 6, fieldsMissing: [] });
+      expect(fake.requests.length).toBe(requestsBefore + attempts + 1);
+    },
+    30_000,
+  );
 });
 
 describe("domain-emails data", () => {
@@ -799,23 +965,54 @@ describe("domain-emails data", () => {
   it("answers the accept-all company's data", async () => {
     const target = await account(0, 100);
     const answer = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: GLOBEX } });
-    expect(answer.data).toMatchObject({ domain: GLOBEX, organization: "Globex Logistics", pattern: "{f}{last}", acceptAll: true, total: 5 });
+    expect(answer.data).toMatchObject({
+      domain: GLOBEX,
+      organization: "Globex Logistics",
+      pattern: "{f}{last}",
+      acceptAll: true,
+      total: 5,
+    });
     expect(answer.data.emails).toEqual(expectedEmails(GLOBEX));
   });
 
   it("answers a company with nothing found: facts only, no address, base price", async () => {
     const target = await account(0, 100);
     const answer = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: QUIET } });
-    expect(answer.data).toEqual({ domain: QUIET, organization: null, pattern: null, acceptAll: false, webmail: false, disposable: false, emails: [], total: 0 });
-    expect(answer.meta).toMatchObject({ costCents: 2, records: 0, fieldsMissing: ["organization", "pattern", "emails"] });
+    expect(answer.data).toEqual({
+      domain: QUIET,
+      organization: null,
+      pattern: null,
+      acceptAll: false,
+      webmail: false,
+      disposable: false,
+      emails: [],
+      total: 0,
+    });
+    expect(answer.meta).toMatchObject({
+      costCents: 2,
+      records: 0,
+      fieldsMissing: ["organization", "pattern", "emails"],
+    });
   });
 
   it.each([
     ["type generic", { type: "generic" }, (email: FakeCompany["emails"][number]) => email.type === "generic"],
     ["type personal", { type: "personal" }, (email: FakeCompany["emails"][number]) => email.type === "personal"],
-    ["seniority executive", { seniority: "executive" }, (email: FakeCompany["emails"][number]) => email.seniority === "executive"],
-    ["department sales", { department: "sales" }, (email: FakeCompany["emails"][number]) => email.department === "sales"],
-    ["department SALES (any case)", { department: "SALES" }, (email: FakeCompany["emails"][number]) => email.department === "sales"],
+    [
+      "seniority executive",
+      { seniority: "executive" },
+      (email: FakeCompany["emails"][number]) => email.seniority === "executive",
+    ],
+    [
+      "department sales",
+      { department: "sales" },
+      (email: FakeCompany["emails"][number]) => email.department === "sales",
+    ],
+    [
+      "department SALES (any case)",
+      { department: "SALES" },
+      (email: FakeCompany["emails"][number]) => email.department === "sales",
+    ],
     [
       "personal in it",
       { type: "personal", department: "it" },
@@ -824,7 +1021,10 @@ describe("domain-emails data", () => {
     ["an unknown department", { department: "legal" }, () => false],
   ] as const)("filters by %s", async (_name, filter, predicate) => {
     const target = await account(0, 100);
-    const answer = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 100, ...filter } });
+    const answer = await target.live.call(domainEmailsContract, {
+      headers: {},
+      body: { domain: ACME, limit: 100, ...filter },
+    });
     const expected = expectedEmails(ACME, predicate);
     expect(expected.length === 0 || expected.length < 12).toBe(true);
     expect(answer.data.emails).toEqual(expected);
@@ -834,7 +1034,10 @@ describe("domain-emails data", () => {
 
   it("serves a page in the stable order: confidence, then address", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 6, offset: 6 } });
+    const answer = await target.live.call(domainEmailsContract, {
+      headers: {},
+      body: { domain: ACME, limit: 6, offset: 6 },
+    });
     expect(answer.data.emails).toEqual(expectedEmails(ACME).slice(6, 12));
     expect(answer.data.total).toBe(12);
     expect(answer.meta).toMatchObject({ records: 6, costCents: 8 });
@@ -842,7 +1045,10 @@ describe("domain-emails data", () => {
 
   it("answers an offset past the end with no address, the total and the base price", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 5, offset: 20 } });
+    const answer = await target.live.call(domainEmailsContract, {
+      headers: {},
+      body: { domain: ACME, limit: 5, offset: 20 },
+    });
     expect(answer.data.emails).toEqual([]);
     expect(answer.data.total).toBe(12);
     expect(answer.meta).toMatchObject({ costCents: 2, records: 0 });
@@ -850,7 +1056,10 @@ describe("domain-emails data", () => {
 
   it("resolves a company name to its domain through the provider", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(domainEmailsContract, { headers: {}, body: { company: "  Globex Logistics " } });
+    const answer = await target.live.call(domainEmailsContract, {
+      headers: {},
+      body: { company: "  Globex Logistics " },
+    });
     expect(answer.data).toMatchObject({ domain: GLOBEX, organization: "Globex Logistics", total: 5 });
     expect(answer.data.emails).toEqual(expectedEmails(GLOBEX));
     const request = fake.requests.at(-1);
@@ -865,7 +1074,10 @@ describe("domain-emails data", () => {
 
   it("prefers the domain when both a domain and a company are given", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, company: "Globex Logistics", limit: 2 } });
+    const answer = await target.live.call(domainEmailsContract, {
+      headers: {},
+      body: { domain: ACME, company: "Globex Logistics", limit: 2 },
+    });
     expect(answer.data.organization).toBe("Acme Robotics");
     expect(fake.requests.at(-1)?.query).toMatchObject({ domain: ACME });
     expect(fake.requests.at(-1)?.query.company).toBeUndefined();
@@ -883,8 +1095,14 @@ describe("test keys (sandbox)", () => {
   it("answers domain-emails deterministically with synthetic .example data, moving no money and calling no provider", async () => {
     const target = await account(7, 3);
     const requestsBefore = fake.requests.length;
-    const first = await target.test.call(domainEmailsContract, { headers: {}, body: { domain: "Stripe.com", limit: 100 } });
-    const second = await target.test.call(domainEmailsContract, { headers: {}, body: { domain: "stripe.com", limit: 100 } });
+    const first = await target.test.call(domainEmailsContract, {
+      headers: {},
+      body: { domain: "Stripe.com", limit: 100 },
+    });
+    const second = await target.test.call(domainEmailsContract, {
+      headers: {},
+      body: { domain: "stripe.com", limit: 100 },
+    });
     expect(second.data).toEqual(first.data);
     expect(fake.requests.length).toBe(requestsBefore);
 
@@ -899,7 +1117,9 @@ describe("test keys (sandbox)", () => {
       if (email.linkedin !== null) expect(new URL(email.linkedin).hostname).toMatch(/\.example$/);
       if (email.phoneNumber !== null) expect(email.phoneNumber).toMatch(/555-01\d\d$/);
     }
-    const order = [...data.emails].sort((a, b) => b.confidence - a.confidence || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+    const order = [...data.emails].sort(
+      (a, b) => b.confidence - a.confidence || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0),
+    );
     expect(data.emails).toEqual(order);
 
     // Full meta with the would-be cost; balances as they were.
@@ -933,7 +1153,10 @@ describe("test keys (sandbox)", () => {
 
   it("works with an empty balance", async () => {
     const target = await account();
-    const answer = await target.test.call(intelligenceContract, { headers: {}, body: { domain: "example.org", signal: "funding" } });
+    const answer = await target.test.call(intelligenceContract, {
+      headers: {},
+      body: { domain: "example.org", signal: "funding" },
+    });
     expect(answer.meta).toMatchObject({ costCents: 10, subscriptionRemainingCents: 0, purchasedBalanceCents: 0 });
     expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 0 });
   });
@@ -944,8 +1167,14 @@ describe("test keys (sandbox)", () => {
     ["technographics", 5],
   ] as const)("answers intelligence %s deterministically at its flat price", async (signal, price) => {
     const target = await account(0, 50);
-    const first = await target.test.call(intelligenceContract, { headers: {}, body: { domain: "acme-corp.com", signal } });
-    const second = await target.test.call(intelligenceContract, { headers: {}, body: { domain: "ACME-corp.com", signal } });
+    const first = await target.test.call(intelligenceContract, {
+      headers: {},
+      body: { domain: "acme-corp.com", signal },
+    });
+    const second = await target.test.call(intelligenceContract, {
+      headers: {},
+      body: { domain: "ACME-corp.com", signal },
+    });
     expect(second.data).toEqual(first.data);
     expect(first.data.domain).toBe("acme-corp.com");
     expect(first.data.signal).toBe(signal);
@@ -960,10 +1189,13 @@ describe("test keys (sandbox)", () => {
       purchasedBalanceCents: 50,
       subscriptionRemainingCents: 0,
     });
-    if (signal === "competitors") for (const rival of first.data.competitors ?? []) expect(rival.domain).toMatch(/\.example$/);
+    if (signal === "competitors")
+      for (const rival of first.data.competitors ?? []) expect(rival.domain).toMatch(/\.example$/);
     expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 50 });
     const rows = await usageRows(target.workspaceId);
-    expect(rows.map((row) => [row.keyMode, row.costCents, row.subscriptionDeltaCents, row.purchasedDeltaCents])).toEqual([
+    expect(
+      rows.map((row) => [row.keyMode, row.costCents, row.subscriptionDeltaCents, row.purchasedDeltaCents]),
+    ).toEqual([
       ["test", price, 0, 0],
       ["test", price, 0, 0],
     ]);
@@ -973,7 +1205,10 @@ describe("test keys (sandbox)", () => {
     const target = await account();
     const domain = "filters-and-pages.com";
     const all = await target.test.call(domainEmailsContract, { headers: {}, body: { domain, limit: 100 } });
-    const generic = await target.test.call(domainEmailsContract, { headers: {}, body: { domain, limit: 100, type: "generic" } });
+    const generic = await target.test.call(domainEmailsContract, {
+      headers: {},
+      body: { domain, limit: 100, type: "generic" },
+    });
     expect(generic.data.emails).toEqual(all.data.emails.filter((email) => email.type === "generic"));
     expect(generic.data.total).toBe(generic.data.emails.length);
 
@@ -988,7 +1223,10 @@ describe("test keys (sandbox)", () => {
 
   it("cuts a test key's page to its budget as a live key's would be", async () => {
     const target = await account();
-    const answer = await target.test.call(domainEmailsContract, { headers: { "x-budget-cents": "4" }, body: { domain: "budgeted.com", limit: 10 } });
+    const answer = await target.test.call(domainEmailsContract, {
+      headers: { "x-budget-cents": "4" },
+      body: { domain: "budgeted.com", limit: 10 },
+    });
     expect(answer.data.emails).toHaveLength(2);
     expect(answer.meta).toMatchObject({ costCents: 4, budgetCents: 4, budgetCentsPerRecord: 1, records: 2 });
   });
@@ -1006,7 +1244,10 @@ describe("paging through domain emails, and the budget header", () => {
     const target = await account(0, 100);
     const pages: string[] = [];
     for (const offset of [0, 5, 10]) {
-      const answer = await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 5, offset } });
+      const answer = await target.live.call(domainEmailsContract, {
+        headers: {},
+        body: { domain: ACME, limit: 5, offset },
+      });
       pages.push(...answer.data.emails.map((email) => email.value));
     }
     expect(pages).toEqual(expectedEmails(ACME).map((email) => email.value));
@@ -1020,7 +1261,11 @@ describe("paging through domain emails, and the budget header", () => {
 
   it.each(["", " ", "0x10"])("refuses X-Budget-Cents %j with 400", async (value) => {
     const target = await account(0, 100);
-    const answer = await raw(INTELLIGENCE, { key: target.liveKey, body: { domain: ACME, signal: "technographics" }, headers: { "x-budget-cents": value } });
+    const answer = await raw(INTELLIGENCE, {
+      key: target.liveKey,
+      body: { domain: ACME, signal: "technographics" },
+      headers: { "x-budget-cents": value },
+    });
     expect(answer.status).toBe(400);
     expect(detailPaths(answer.json)).toEqual(["x-budget-cents"]);
   });
@@ -1028,7 +1273,9 @@ describe("paging through domain emails, and the budget header", () => {
 
 describe("provider names never leave the server", () => {
   it("does not name a provider or leak its key in any body or header, on success or failure", async () => {
-    const ids = [...liveProviders().domainEmails, ...liveProviders().intelligence].map((provider) => provider.id.toLowerCase());
+    const ids = [...liveProviders().domainEmails, ...liveProviders().intelligence].map((provider) =>
+      provider.id.toLowerCase(),
+    );
     const needles = [...new Set([...ids, "hunter", fake.apiKey.toLowerCase(), new URL(fake.baseUrl).host])];
     expect(ids.length).toBeGreaterThan(0);
 
@@ -1042,7 +1289,14 @@ describe("provider names never leave the server", () => {
       [INTELLIGENCE, { domain: ACME, signal: "funding" }],
       [INTELLIGENCE, { domain: ACME, signal: "technographics" }],
     ];
-    for (const mode of ["normal", "server_error", "rate_limited", "malformed", "unexpected_shape", "redirect"] as const) {
+    for (const mode of [
+      "normal",
+      "server_error",
+      "rate_limited",
+      "malformed",
+      "unexpected_shape",
+      "redirect",
+    ] as const) {
       fake.setMode(mode);
       for (const key of [target.liveKey, target.testKey]) {
         for (const [path, body] of bodies) {
@@ -1064,7 +1318,8 @@ describe("provider names never leave the server", () => {
 
     // Everything this file received, not only the responses above.
     for (const entry of recorded) {
-      const haystack = `${entry.text}\n${entry.headers.map(([name, value]) => `${name}: ${value}`).join("\n")}`.toLowerCase();
+      const haystack =
+        `${entry.text}\n${entry.headers.map(([name, value]) => `${name}: ${value}`).join("\n")}`.toLowerCase();
       for (const needle of needles) expect(haystack.includes(needle), `${entry.what} contains "${needle}"`).toBe(false);
     }
     // The provider's key is a secret: not even the server's own log carries it.

@@ -1,12 +1,22 @@
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { intelligencePrice } from "@/lib/billing/prices";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { INTELLIGENCE_FIELDS, type Competitor, type Funding, type IntelligenceSignal, type Technology } from "@/lib/providers/fields/intelligence";
+import {
+  INTELLIGENCE_FIELDS,
+  type Competitor,
+  type Funding,
+  type IntelligenceSignal,
+  type Technology,
+} from "@/lib/providers/fields/intelligence";
 import { runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
 
 // Funding rounds and competitors change slowly; a site's technology changes more often.
-const CACHE_TTL_SECONDS: Record<IntelligenceSignal, number> = { funding: 30 * 86400, competitors: 30 * 86400, technographics: 7 * 86400 };
+const CACHE_TTL_SECONDS: Record<IntelligenceSignal, number> = {
+  funding: 30 * 86400,
+  competitors: 30 * 86400,
+  technographics: 7 * 86400,
+};
 
 /** POST /v1/data/svc/companies/intelligence: one signal about a company, flat-priced. */
 export async function getCompanyIntelligence(options: {
@@ -35,7 +45,13 @@ export async function getCompanyIntelligence(options: {
         budgetCents: spendCapCents,
       }),
     shape: (output) => {
-      const data: { domain: string; signal: IntelligenceSignal; funding?: Funding | null; competitors?: Competitor[] | null; technographics?: Technology[] | null } = {
+      const data: {
+        domain: string;
+        signal: IntelligenceSignal;
+        funding?: Funding | null;
+        competitors?: Competitor[] | null;
+        technographics?: Technology[] | null;
+      } = {
         domain,
         signal,
       };

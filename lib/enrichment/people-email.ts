@@ -1,7 +1,12 @@
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { lookupPriceRange, PRICES } from "@/lib/billing/prices";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { PEOPLE_EMAIL_FIELDS, type EmailCandidate, type PeopleEmailProviderInput, type PersonEmailFinding } from "@/lib/providers/fields/people";
+import {
+  PEOPLE_EMAIL_FIELDS,
+  type EmailCandidate,
+  type PeopleEmailProviderInput,
+  type PersonEmailFinding,
+} from "@/lib/providers/fields/people";
 import { type EngineOutput, runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
 
@@ -43,15 +48,27 @@ function rankedCandidates(output: EngineOutput, best: PersonEmailFinding | null)
   }
   const lead = (candidate: EmailCandidate) => (best !== null && candidate.email === best.email ? 0 : 1);
   return candidates
-    .sort((a, b) => lead(a) - lead(b) || b.confidence - a.confidence || (a.email < b.email ? -1 : a.email > b.email ? 1 : 0))
+    .sort(
+      (a, b) =>
+        lead(a) - lead(b) || b.confidence - a.confidence || (a.email < b.email ? -1 : a.email > b.email ? 1 : 0),
+    )
     .slice(0, MAX_CANDIDATES);
 }
 
 /** POST /v1/data/svc/people/email: a person's work address at a company, found or free. */
-export async function findPersonEmail(options: { principal: ApiKeyPrincipal; request: PersonEmailRequest; budgetCents?: number; bypassCache: boolean }) {
+export async function findPersonEmail(options: {
+  principal: ApiKeyPrincipal;
+  request: PersonEmailRequest;
+  budgetCents?: number;
+  bypassCache: boolean;
+}) {
   const { request } = options;
   const names = personNames(request);
-  const providerInput: PeopleEmailProviderInput = { ...names, domain: request.domain, company: request.domain ? undefined : request.company };
+  const providerInput: PeopleEmailProviderInput = {
+    ...names,
+    domain: request.domain,
+    company: request.domain ? undefined : request.company,
+  };
   return runEnrichmentCall({
     principal: options.principal,
     operation: "people_email",
@@ -74,7 +91,8 @@ export async function findPersonEmail(options: { principal: ApiKeyPrincipal; req
         input: providerInput,
         fields: PEOPLE_EMAIL_FIELDS,
         requested: REQUESTED,
-        isComplete: (merged) => ((merged.email?.value as PersonEmailFinding | undefined)?.confidence ?? 0) >= SURE_CONFIDENCE,
+        isComplete: (merged) =>
+          ((merged.email?.value as PersonEmailFinding | undefined)?.confidence ?? 0) >= SURE_CONFIDENCE,
         budgetCents: spendCapCents,
       }),
     shape: (output) => {

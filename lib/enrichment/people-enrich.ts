@@ -1,7 +1,13 @@
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { lookupPriceRange, PRICES } from "@/lib/billing/prices";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { PEOPLE_ENRICH_FIELDS, type PeopleEnrichProviderInput, type PersonCompany, type PersonLocation, type PersonSocialProfile } from "@/lib/providers/fields/people";
+import {
+  PEOPLE_ENRICH_FIELDS,
+  type PeopleEnrichProviderInput,
+  type PersonCompany,
+  type PersonLocation,
+  type PersonSocialProfile,
+} from "@/lib/providers/fields/people";
 import { type EngineOutput, runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
 
@@ -21,8 +27,16 @@ function scalar<T>(output: EngineOutput, name: string): T | null {
 }
 
 /** POST /v1/data/svc/people/enrich: a person's profile by work address or LinkedIn URL, found or free. */
-export async function enrichPerson(options: { principal: ApiKeyPrincipal; request: PersonEnrichRequest; budgetCents?: number; bypassCache: boolean }) {
-  const input: PeopleEnrichProviderInput = options.request.email !== undefined ? { email: options.request.email } : { linkedinUrl: options.request.linkedinUrl };
+export async function enrichPerson(options: {
+  principal: ApiKeyPrincipal;
+  request: PersonEnrichRequest;
+  budgetCents?: number;
+  bypassCache: boolean;
+}) {
+  const input: PeopleEnrichProviderInput =
+    options.request.email !== undefined
+      ? { email: options.request.email }
+      : { linkedinUrl: options.request.linkedinUrl };
   return runEnrichmentCall({
     principal: options.principal,
     operation: "people_enrich",
@@ -56,7 +70,10 @@ export async function enrichPerson(options: { principal: ApiKeyPrincipal; reques
           email: scalar<string>(output, "email"),
           company: scalar<PersonCompany>(output, "company"),
           location: scalar<PersonLocation>(output, "location"),
-          socialProfiles: (scalar<PersonSocialProfile[]>(output, "socialProfiles") ?? []).map(({ network, url }) => ({ network, url })),
+          socialProfiles: (scalar<PersonSocialProfile[]>(output, "socialProfiles") ?? []).map(({ network, url }) => ({
+            network,
+            url,
+          })),
         },
         costCents: found ? PRICES.people_enrich : 0,
       };

@@ -2,7 +2,12 @@ import { decodeOffsetCursor, encodeOffsetCursor, type CursorScope } from "@/lib/
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { multiRecordCost, multiRecordPriceRange, PRICES } from "@/lib/billing/prices";
 import { liveProviders, sandboxProviders } from "@/lib/providers/registry";
-import { PEOPLE_SEARCH_FIELDS, type PeopleSearchProviderInput, type PeopleSeniority, type PersonSearchRecord } from "@/lib/providers/fields/people";
+import {
+  PEOPLE_SEARCH_FIELDS,
+  type PeopleSearchProviderInput,
+  type PeopleSeniority,
+  type PersonSearchRecord,
+} from "@/lib/providers/fields/people";
 import { type EngineOutput, runEnrichmentCall } from "./enrichment-call";
 import { runWaterfall } from "./waterfall";
 
@@ -49,7 +54,12 @@ function rankedPeople(output: EngineOutput, filters: Filters): PersonSearchRecor
   const rank = (person: PersonSearchRecord) => SENIORITY_ORDER[person.seniority ?? ""] ?? 3;
   return people
     .filter((person) => matches(person, filters))
-    .sort((a, b) => b.confidence - a.confidence || rank(a) - rank(b) || (a.fullName < b.fullName ? -1 : a.fullName > b.fullName ? 1 : 0))
+    .sort(
+      (a, b) =>
+        b.confidence - a.confidence ||
+        rank(a) - rank(b) ||
+        (a.fullName < b.fullName ? -1 : a.fullName > b.fullName ? 1 : 0),
+    )
     .slice(0, MAX_PEOPLE);
 }
 
@@ -67,7 +77,12 @@ const toPublic = (person: PersonSearchRecord): PersonSearchRecord => ({
 });
 
 /** POST /v1/data/svc/people/search: people at a company, filtered, ranked and paged by cursor. */
-export async function searchPeople(options: { principal: ApiKeyPrincipal; request: PeopleSearchRequest; budgetCents?: number; bypassCache: boolean }) {
+export async function searchPeople(options: {
+  principal: ApiKeyPrincipal;
+  request: PeopleSearchRequest;
+  budgetCents?: number;
+  bypassCache: boolean;
+}) {
   const { request } = options;
   const filters: Filters = {
     titles: normalizedList(request.titles),
@@ -114,7 +129,9 @@ export async function searchPeople(options: { principal: ApiKeyPrincipal; reques
       const people = rankedPeople(output, filters);
       const { baseCents, perRecordCents } = PRICES.people_search;
       // A budget may afford fewer people than `limit`: the page is cut there, never the price raised.
-      const affordable = Number.isFinite(capCents) ? Math.max(0, Math.floor((capCents - baseCents) / perRecordCents)) : request.limit;
+      const affordable = Number.isFinite(capCents)
+        ? Math.max(0, Math.floor((capCents - baseCents) / perRecordCents))
+        : request.limit;
       const limited = affordable < request.limit;
       const page = people.slice(offset, offset + Math.min(request.limit, affordable));
       const next = offset + page.length;

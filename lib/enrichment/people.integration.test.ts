@@ -3,7 +3,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { encodeOffsetCursor } from "@/lib/cursor";
 import { PRICES } from "@/lib/billing/prices";
 import { creditWorkspace } from "@/lib/billing/balances";
-import { peopleSearchContract, personEmailContract, personEnrichContract, personMobileContract } from "@/lib/contracts/people";
+import {
+  peopleSearchContract,
+  personEmailContract,
+  personEnrichContract,
+  personMobileContract,
+} from "@/lib/contracts/people";
 import { db } from "@/lib/db/client";
 import { liveProviders } from "@/lib/providers/registry";
 import { savePeople } from "@/lib/providers/first-party/people/people-store";
@@ -34,7 +39,18 @@ const TEAM = "http://acme.example/team/";
 const TODAY = new Date().toISOString().slice(0, 10);
 const GOOGLE_MX = [{ exchange: "aspmx.l.google.com", priority: 1 }];
 const PERSON_EMAIL_FIELDS = ["email", "domain", "position", "seniority", "department", "pattern", "candidates"];
-const PROFILE_FIELDS = ["fullName", "firstName", "lastName", "position", "seniority", "department", "email", "company", "location", "socialProfiles"];
+const PROFILE_FIELDS = [
+  "fullName",
+  "firstName",
+  "lastName",
+  "position",
+  "seniority",
+  "department",
+  "email",
+  "company",
+  "location",
+  "socialProfiles",
+];
 const JORDAN_LINKEDIN = "https://www.linkedin.com/in/jordan-ellis-acme-test";
 const HANNAH_LINKEDIN = "https://www.linkedin.com/in/hannah-schmidt-acme-test";
 
@@ -62,7 +78,10 @@ async function expectLedgerMatches(workspaceId: string, operation: string, meta:
     subscriptionRemainingCents: meta.subscriptionRemainingCents,
     purchasedBalanceCents: meta.purchasedBalanceCents,
   });
-  expect(await balances(workspaceId)).toEqual({ subscriptionRemainingCents: meta.subscriptionRemainingCents, purchasedBalanceCents: meta.purchasedBalanceCents });
+  expect(await balances(workspaceId)).toEqual({
+    subscriptionRemainingCents: meta.subscriptionRemainingCents,
+    purchasedBalanceCents: meta.purchasedBalanceCents,
+  });
 }
 
 /** Upstream traffic so far: page requests to the company sites and calls to each vendor. */
@@ -115,7 +134,11 @@ describe("request validation", () => {
   });
 
   const emailCases: [string, unknown, string[]][] = [
-    ["unknown keys", { firstName: "Jordan", lastName: "Ellis", domain: ACME, middleName: "Q", email: "x" }, ["email", "middleName"]],
+    [
+      "unknown keys",
+      { firstName: "Jordan", lastName: "Ellis", domain: ACME, middleName: "Q", email: "x" },
+      ["email", "middleName"],
+    ],
     ["a numeric first name", { firstName: 7, lastName: "Ellis", domain: ACME }, ["firstName"]],
     ["an empty last name", { firstName: "Jordan", lastName: "", domain: ACME }, ["lastName"]],
     ["a blank first name", { firstName: "   ", lastName: "Ellis", domain: ACME }, ["firstName"]],
@@ -125,13 +148,21 @@ describe("request validation", () => {
     ["a one-word full name", { fullName: "Jordan", domain: ACME }, ["fullName"]],
     ["a full name and a first name", { fullName: "Jordan Ellis", firstName: "Jordan", domain: ACME }, ["fullName"]],
     ["neither domain nor company", { firstName: "Jordan", lastName: "Ellis" }, ["domain"]],
-    ["both domain and company", { firstName: "Jordan", lastName: "Ellis", domain: ACME, company: "Acme Analytics" }, ["company"]],
+    [
+      "both domain and company",
+      { firstName: "Jordan", lastName: "Ellis", domain: ACME, company: "Acme Analytics" },
+      ["company"],
+    ],
     ["an empty company", { fullName: "Jordan Ellis", company: "" }, ["company"]],
     ["a domain with a scheme", { fullName: "Jordan Ellis", domain: `https://${ACME}` }, ["domain"]],
     ["localhost", { fullName: "Jordan Ellis", domain: "localhost" }, ["domain"]],
     ["an IP address", { fullName: "Jordan Ellis", domain: "127.0.0.1" }, ["domain"]],
     ["a .internal name", { fullName: "Jordan Ellis", domain: "db.internal" }, ["domain"]],
-    ["many bad fields at once", { firstName: 1, lastName: "", domain: "localhost", extra: true }, ["domain", "extra", "firstName", "lastName"]],
+    [
+      "many bad fields at once",
+      { firstName: 1, lastName: "", domain: "localhost", extra: true },
+      ["domain", "extra", "firstName", "lastName"],
+    ],
     ["a JSON array", [], [""]],
     ["JSON null", "null", [""]],
   ];
@@ -146,7 +177,11 @@ describe("request validation", () => {
 
   const lookupCases: [string, unknown, string[]][] = [
     ["an empty body object", {}, ["email"]],
-    ["both an address and a profile", { email: "jordan.ellis@acme.example", linkedinUrl: JORDAN_LINKEDIN }, ["linkedinUrl"]],
+    [
+      "both an address and a profile",
+      { email: "jordan.ellis@acme.example", linkedinUrl: JORDAN_LINKEDIN },
+      ["linkedinUrl"],
+    ],
     ["an address without a domain", { email: "jordan.ellis" }, ["email"]],
     ["an address at localhost", { email: "jordan@localhost" }, ["email"]],
     ["an address at an IP", { email: "jordan@10.0.0.7" }, ["email"]],
@@ -191,7 +226,11 @@ describe("request validation", () => {
     ["an empty cursor", { domain: ACME, cursor: "" }, ["cursor"]],
     ["a numeric cursor", { domain: ACME, cursor: 10 }, ["cursor"]],
     ["an offset (paging is by cursor)", { domain: ACME, offset: 10 }, ["offset"]],
-    ["many bad fields at once", { domain: "localhost", titles: [], seniority: ["x"], limit: 0, page: 2 }, ["domain", "limit", "page", "seniority.0", "titles"]],
+    [
+      "many bad fields at once",
+      { domain: "localhost", titles: [], seniority: ["x"], limit: 0, page: 2 },
+      ["domain", "limit", "page", "seniority.0", "titles"],
+    ],
   ];
 
   it.each(searchCases)("people/search refuses %s with 400 naming each bad field", async (_case, body, paths) => {
@@ -213,13 +252,22 @@ describe("request validation", () => {
       expect(detailPaths(answer.json)).toEqual(["x-budget-cents"]);
     }
     expect((await raw(path, { key: target.liveKey, body: "{" })).status).toBe(400);
-    expect((await raw(path, { key: target.liveKey, body: JSON.stringify(body), contentType: "text/plain" })).status).toBe(415);
+    expect(
+      (await raw(path, { key: target.liveKey, body: JSON.stringify(body), contentType: "text/plain" })).status,
+    ).toBe(415);
   });
 
   it("refuses a cursor issued for other filters, another company or another workspace, or forged, with 400 before any work", async () => {
     const before = upstream();
     // Signed with the app's secret (this file shares it), so only the scope can make these wrong.
-    const scope = { workspaceId: target.workspaceId, list: "people_search", domain: ACME, titles: undefined, seniority: undefined, department: undefined };
+    const scope = {
+      workspaceId: target.workspaceId,
+      list: "people_search",
+      domain: ACME,
+      titles: undefined,
+      seniority: undefined,
+      department: undefined,
+    };
     const refused = [
       encodeOffsetCursor(2, { ...scope, seniority: "senior" }),
       encodeOffsetCursor(2, { ...scope, domain: RIVAL }),
@@ -237,7 +285,10 @@ describe("request validation", () => {
     expect(await usageRows(target.workspaceId)).toEqual([]);
     expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 100, purchasedBalanceCents: 100 });
     // The same cursor for this workspace, company and filters is taken (a test key: the sandbox answers).
-    const accepted = await raw(SEARCH, { key: target.testKey, body: { domain: ACME, cursor: encodeOffsetCursor(2, scope) } });
+    const accepted = await raw(SEARCH, {
+      key: target.testKey,
+      body: { domain: ACME, cursor: encodeOffsetCursor(2, scope) },
+    });
     expect(accepted.status).toBe(200);
   });
 });
@@ -269,37 +320,51 @@ describe("payment required", () => {
     ["people/search", SEARCH, { domain: RIVAL, limit: 5 }, 2],
   ];
 
-  it.each(calls)("refuses %s with 402 when the balance cannot pay for a hit, before any upstream request", async (_name, path, body, required) => {
-    const target = await account(required - 1, 0);
-    const before = upstream();
-    const answer = await raw(path, { key: target.liveKey, body });
-    expect(answer.status).toBe(402);
-    expect(errorOf(answer.json).code).toBe("payment_required");
-    expect(upstream()).toEqual(before);
-    expect(await usageRows(target.workspaceId)).toEqual([]);
-    expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: required - 1, purchasedBalanceCents: 0 });
-  });
-
-  it.each(calls)("refuses %s with 402 at a zero balance and when X-Budget-Cents is one cent short, whatever the key", async (_name, path, body, required) => {
-    const broke = await account();
-    const before = upstream();
-    expect((await raw(path, { key: broke.liveKey, body })).status).toBe(402);
-    const rich = await account(500, 500);
-    for (const key of [rich.liveKey, rich.testKey]) {
-      const answer = await raw(path, { key, body, headers: { "x-budget-cents": String(required - 1) } });
+  it.each(calls)(
+    "refuses %s with 402 when the balance cannot pay for a hit, before any upstream request",
+    async (_name, path, body, required) => {
+      const target = await account(required - 1, 0);
+      const before = upstream();
+      const answer = await raw(path, { key: target.liveKey, body });
       expect(answer.status).toBe(402);
-      expect(errorOf(answer.json).message).toContain(`${required} cents`);
-    }
-    expect(upstream()).toEqual(before);
-    expect(await usageRows(rich.workspaceId)).toEqual([]);
-  });
+      expect(errorOf(answer.json).code).toBe("payment_required");
+      expect(upstream()).toEqual(before);
+      expect(await usageRows(target.workspaceId)).toEqual([]);
+      expect(await balances(target.workspaceId)).toEqual({
+        subscriptionRemainingCents: required - 1,
+        purchasedBalanceCents: 0,
+      });
+    },
+  );
+
+  it.each(calls)(
+    "refuses %s with 402 at a zero balance and when X-Budget-Cents is one cent short, whatever the key",
+    async (_name, path, body, required) => {
+      const broke = await account();
+      const before = upstream();
+      expect((await raw(path, { key: broke.liveKey, body })).status).toBe(402);
+      const rich = await account(500, 500);
+      for (const key of [rich.liveKey, rich.testKey]) {
+        const answer = await raw(path, { key, body, headers: { "x-budget-cents": String(required - 1) } });
+        expect(answer.status).toBe(402);
+        expect(errorOf(answer.json).message).toContain(`${required} cents`);
+      }
+      expect(upstream()).toEqual(before);
+      expect(await usageRows(rich.workspaceId)).toEqual([]);
+    },
+  );
 
   it("lets the same call through once the balance covers a hit, and then it does reach the site", async () => {
     const target = await account(3, 0);
-    expect((await raw(EMAIL, { key: target.liveKey, body: { fullName: "Jordan Ellis", domain: ACME } })).status).toBe(402);
+    expect((await raw(EMAIL, { key: target.liveKey, body: { fullName: "Jordan Ellis", domain: ACME } })).status).toBe(
+      402,
+    );
     await creditWorkspace({ workspaceId: target.workspaceId, cents: 1, note: "top-up" });
     const before = upstream();
-    const answer = await target.live.call(personEmailContract, { headers: {}, body: { fullName: "Jordan Ellis", domain: ACME } });
+    const answer = await target.live.call(personEmailContract, {
+      headers: {},
+      body: { fullName: "Jordan Ellis", domain: ACME },
+    });
     expect(answer.data.email).toBe("jordan.ellis@acme.example");
     expect(upstream().sites).toBeGreaterThan(before.sites);
     expect(answer.meta).toMatchObject({ costCents: 4, subscriptionRemainingCents: 0, purchasedBalanceCents: 0 });
@@ -309,7 +374,10 @@ describe("payment required", () => {
 describe("people/email", () => {
   it("answers the address the company publishes for the person, ranked candidates, evidence and the person's facts", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(personEmailContract, { headers: { "cache-control": "no-cache" }, body: { firstName: "jordan", lastName: "ellis", domain: ACME } });
+    const answer = await target.live.call(personEmailContract, {
+      headers: { "cache-control": "no-cache" },
+      body: { firstName: "jordan", lastName: "ellis", domain: ACME },
+    });
     expect(answer.data).toEqual({
       email: "jordan.ellis@acme.example",
       firstName: "Jordan",
@@ -342,7 +410,10 @@ describe("people/email", () => {
   it("applies the company's format to a name its site does not list, then asks the email finder, and charges for the guess", async () => {
     const target = await account(0, 100);
     const before = hunter.requests.length;
-    const answer = await target.live.call(personEmailContract, { headers: {}, body: { fullName: "Alex Morgan", domain: ACME } });
+    const answer = await target.live.call(personEmailContract, {
+      headers: {},
+      body: { fullName: "Alex Morgan", domain: ACME },
+    });
     expect(answer.data).toMatchObject({
       email: "alex.morgan@acme.example",
       firstName: "Alex",
@@ -353,15 +424,24 @@ describe("people/email", () => {
       candidates: [{ email: "alex.morgan@acme.example", confidence: 53, reason: "pattern" }],
       pattern: "{first}.{last}",
     });
-    expect(hunter.requests.slice(before).map((request) => [request.path, request.query.domain, request.query.first_name, request.query.last_name])).toEqual([
-      ["/v2/email-finder", ACME, "Alex", "Morgan"],
-    ]);
-    expect(answer.meta).toMatchObject({ costCents: 4, providersAttempted: 2, fieldsMissing: ["position", "seniority", "department"] });
+    expect(
+      hunter.requests
+        .slice(before)
+        .map((request) => [request.path, request.query.domain, request.query.first_name, request.query.last_name]),
+    ).toEqual([["/v2/email-finder", ACME, "Alex", "Morgan"]]);
+    expect(answer.meta).toMatchObject({
+      costCents: 4,
+      providersAttempted: 2,
+      fieldsMissing: ["position", "seniority", "department"],
+    });
   });
 
   it("falls through to the email finder when the company's site cannot be reached", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(personEmailContract, { headers: {}, body: { firstName: "Maria", lastName: "Gonzalez", domain: "acme-robotics.example" } });
+    const answer = await target.live.call(personEmailContract, {
+      headers: {},
+      body: { firstName: "Maria", lastName: "Gonzalez", domain: "acme-robotics.example" },
+    });
     expect(answer.data).toMatchObject({
       email: "maria.gonzalez@acme-robotics.example",
       domain: "acme-robotics.example",
@@ -399,21 +479,39 @@ describe("people/email", () => {
   it("resolves a company name to a domain collected before", async () => {
     const target = await account(0, 100);
     await target.live.call(peopleSearchContract, { headers: {}, body: { domain: RIVAL, limit: 1 } }); // collects rival.example
-    const answer = await target.live.call(personEmailContract, { headers: {}, body: { fullName: "Mara Lindqvist", company: "rival freight insights" } });
-    expect(answer.data).toMatchObject({ email: "mlindqvist@rival.example", domain: RIVAL, pattern: "{f}{last}", position: "Founder & CEO" });
+    const answer = await target.live.call(personEmailContract, {
+      headers: {},
+      body: { fullName: "Mara Lindqvist", company: "rival freight insights" },
+    });
+    expect(answer.data).toMatchObject({
+      email: "mlindqvist@rival.example",
+      domain: RIVAL,
+      pattern: "{f}{last}",
+      position: "Founder & CEO",
+    });
   });
 
   it("treats fullName and firstName + lastName as one question, cached for free", async () => {
     const target = await account(0, 100);
-    const first = await target.live.call(personEmailContract, { headers: {}, body: { fullName: "Dev Okafor", domain: RIVAL } });
+    const first = await target.live.call(personEmailContract, {
+      headers: {},
+      body: { fullName: "Dev Okafor", domain: RIVAL },
+    });
     expect(first.meta).toMatchObject({ cached: false, costCents: 4 });
-    for (const body of [{ firstName: "DEV", lastName: " Okafor ", domain: "Rival.Example" }, { fullName: "dev   okafor", domain: "www.rival.example" }]) {
+    for (const body of [
+      { firstName: "DEV", lastName: " Okafor ", domain: "Rival.Example" },
+      { fullName: "dev   okafor", domain: "www.rival.example" },
+    ]) {
       const again = await target.live.call(personEmailContract, { headers: {}, body });
       expect(again.meta, JSON.stringify(body)).toMatchObject({ cached: true, costCents: 0, providersAttempted: 0 });
       expect(again.data).toEqual(first.data);
     }
     const rows = await usageRows(target.workspaceId);
-    expect(rows.map((row) => [row.cached, row.costCents])).toEqual([[false, 4], [true, 0], [true, 0]]);
+    expect(rows.map((row) => [row.cached, row.costCents])).toEqual([
+      [false, 4],
+      [true, 0],
+      [true, 0],
+    ]);
     expect(rows[0]!.inputHash).toBe(inputHash("people_email", { firstName: "dev", lastName: "okafor", domain: RIVAL }));
   });
 });
@@ -421,7 +519,10 @@ describe("people/email", () => {
 describe("people/enrich", () => {
   it("answers the profile of the person the company's site shows with that address", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(personEnrichContract, { headers: {}, body: { email: "Priya.Natarajan@acme.example" } });
+    const answer = await target.live.call(personEnrichContract, {
+      headers: {},
+      body: { email: "Priya.Natarajan@acme.example" },
+    });
     expect(answer.data).toEqual({
       fullName: "Priya Natarajan",
       firstName: "Priya",
@@ -434,13 +535,23 @@ describe("people/enrich", () => {
       location: { locality: "Springfield", region: "IL", country: "United States" },
       socialProfiles: [{ network: "twitter", url: "https://twitter.com/priya_ships" }],
     });
-    expect(answer.meta).toMatchObject({ costCents: 35, cached: false, providersAttempted: 1, priceRange: { minCents: 0, maxCents: 35 }, fieldsReturned: PROFILE_FIELDS, fieldsMissing: [] });
+    expect(answer.meta).toMatchObject({
+      costCents: 35,
+      cached: false,
+      providersAttempted: 1,
+      priceRange: { minCents: 0, maxCents: 35 },
+      fieldsReturned: PROFILE_FIELDS,
+      fieldsMissing: [],
+    });
     await expectLedgerMatches(target.workspaceId, "people_enrich", answer.meta);
   });
 
   it("finds a person by their LinkedIn URL through the people store, then reads them fresh from their site", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(personEnrichContract, { headers: {}, body: { linkedinUrl: "linkedin.com/in/Hannah-Schmidt-Acme-Test/" } });
+    const answer = await target.live.call(personEnrichContract, {
+      headers: {},
+      body: { linkedinUrl: "linkedin.com/in/Hannah-Schmidt-Acme-Test/" },
+    });
     expect(answer.data).toEqual({
       fullName: "Hannah Schmidt",
       firstName: "Hannah",
@@ -472,7 +583,10 @@ describe("people/enrich", () => {
       },
     ]);
     const target = await account(0, 100);
-    const answer = await target.live.call(personEnrichContract, { headers: {}, body: { email: "oberg@rival.example" } });
+    const answer = await target.live.call(personEnrichContract, {
+      headers: {},
+      body: { email: "oberg@rival.example" },
+    });
     expect(answer.data).toMatchObject({
       fullName: "Olga Berg",
       position: "Head of Partnerships",
@@ -487,7 +601,10 @@ describe("people/enrich", () => {
   it("answers every field null, free, for an address nobody knows, after asking the person-data vendor too", async () => {
     const target = await account(0, 100);
     const before = upstream();
-    const answer = await target.live.call(personEnrichContract, { headers: {}, body: { email: "nobody.here@rival.example" } });
+    const answer = await target.live.call(personEnrichContract, {
+      headers: {},
+      body: { email: "nobody.here@rival.example" },
+    });
     expect(answer.data).toEqual({
       fullName: null,
       firstName: null,
@@ -500,11 +617,19 @@ describe("people/enrich", () => {
       location: null,
       socialProfiles: [],
     });
-    expect(answer.meta).toMatchObject({ costCents: 0, fieldsReturned: [], fieldsMissing: PROFILE_FIELDS, providersAttempted: 3 });
+    expect(answer.meta).toMatchObject({
+      costCents: 0,
+      fieldsReturned: [],
+      fieldsMissing: PROFILE_FIELDS,
+      providersAttempted: 3,
+    });
     expect(upstream().pdl).toBe(before.pdl + 1);
     await expectLedgerMatches(target.workspaceId, "people_enrich", answer.meta);
     // Nothing found is not cached: asking again goes upstream again (and is free again).
-    const again = await target.live.call(personEnrichContract, { headers: {}, body: { email: "nobody.here@rival.example" } });
+    const again = await target.live.call(personEnrichContract, {
+      headers: {},
+      body: { email: "nobody.here@rival.example" },
+    });
     expect(again.meta).toMatchObject({ cached: false, costCents: 0 });
   });
 });
@@ -513,8 +638,16 @@ describe("people lookups through the person-data vendor", () => {
   it("enriches a person our own data does not know from the vendor's record, at the price", async () => {
     const target = await account(0, 100);
     const before = upstream();
-    const answer = await target.live.call(personEnrichContract, { headers: {}, body: { email: "maria.gonzalez@acme-robotics.example" } });
-    expect(answer.data).toMatchObject({ fullName: "Maria Gonzalez", firstName: "Maria", lastName: "Gonzalez", email: "maria.gonzalez@acme-robotics.example" });
+    const answer = await target.live.call(personEnrichContract, {
+      headers: {},
+      body: { email: "maria.gonzalez@acme-robotics.example" },
+    });
+    expect(answer.data).toMatchObject({
+      fullName: "Maria Gonzalez",
+      firstName: "Maria",
+      lastName: "Gonzalez",
+      email: "maria.gonzalez@acme-robotics.example",
+    });
     expect(answer.meta).toMatchObject({ costCents: 35, providersAttempted: 3 });
     expect(upstream().pdl).toBe(before.pdl + 1);
     expect(pdl.requests.at(-1)?.headers["x-api-key"]).toBe(pdl.apiKey);
@@ -523,7 +656,10 @@ describe("people lookups through the person-data vendor", () => {
 
   it("answers the vendor's numbers in E.164: the mobile as mobile, the others once each", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(personMobileContract, { headers: {}, body: { email: "maria.gonzalez@acme-robotics.example" } });
+    const answer = await target.live.call(personMobileContract, {
+      headers: {},
+      body: { email: "maria.gonzalez@acme-robotics.example" },
+    });
     const numbers = answer.data.phoneNumbers.map((phone) => [phone.number, phone.type]);
     expect(numbers[0]).toEqual(["+12025550143", "mobile"]);
     expect(numbers).toContainEqual(["+12025550177", "other"]);
@@ -535,21 +671,40 @@ describe("people lookups through the person-data vendor", () => {
 describe("people/mobile", () => {
   it("answers the number printed in the person's own card as a work number in E.164", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(personMobileContract, { headers: {}, body: { email: "priya.natarajan@acme.example" } });
-    expect(answer.data).toEqual({ phoneNumbers: [{ number: "+12175550144", type: "work", confidence: 0.9, source: TEAM }] });
-    expect(answer.meta).toMatchObject({ costCents: 45, priceRange: { minCents: 0, maxCents: 45 }, fieldsReturned: ["phoneNumbers"], fieldsMissing: [] });
+    const answer = await target.live.call(personMobileContract, {
+      headers: {},
+      body: { email: "priya.natarajan@acme.example" },
+    });
+    expect(answer.data).toEqual({
+      phoneNumbers: [{ number: "+12175550144", type: "work", confidence: 0.9, source: TEAM }],
+    });
+    expect(answer.meta).toMatchObject({
+      costCents: 45,
+      priceRange: { minCents: 0, maxCents: 45 },
+      fieldsReturned: ["phoneNumbers"],
+      fieldsMissing: [],
+    });
     await expectLedgerMatches(target.workspaceId, "people_mobile", answer.meta);
   });
 
   it("answers a number an earlier visit saw, by LinkedIn URL", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(personMobileContract, { headers: {}, body: { linkedinUrl: "https://www.linkedin.com/in/olga-berg-rival-test" } });
-    expect(answer.data).toEqual({ phoneNumbers: [{ number: "+13125550199", type: "work", confidence: 0.7, source: "http://rival.example/team/" }] });
+    const answer = await target.live.call(personMobileContract, {
+      headers: {},
+      body: { linkedinUrl: "https://www.linkedin.com/in/olga-berg-rival-test" },
+    });
+    expect(answer.data).toEqual({
+      phoneNumbers: [{ number: "+13125550199", type: "work", confidence: 0.7, source: "http://rival.example/team/" }],
+    });
   });
 
   it("never offers the company's switchboard as a person's number: nothing found is free and says phoneNumbers is missing", async () => {
     const target = await account(0, 100);
-    for (const body of [{ email: "jordan.ellis@acme.example" }, { linkedinUrl: JORDAN_LINKEDIN }, { email: "mlindqvist@rival.example" }]) {
+    for (const body of [
+      { email: "jordan.ellis@acme.example" },
+      { linkedinUrl: JORDAN_LINKEDIN },
+      { email: "mlindqvist@rival.example" },
+    ]) {
       const answer = await target.live.call(personMobileContract, { headers: {}, body });
       expect(answer.data, JSON.stringify(body)).toEqual({ phoneNumbers: [] });
       expect(answer.meta).toMatchObject({ costCents: 0, fieldsReturned: [], fieldsMissing: ["phoneNumbers"] });
@@ -577,12 +732,21 @@ describe("people/search", () => {
       confidence: 95,
     });
     expect(first.data).toMatchObject({ domain: ACME, total: 5, nextCursor: expect.any(String) });
-    expect(first.meta).toMatchObject({ costCents: 2 + 2 * 2, records: 2, cached: false, priceRange: { minCents: 2, maxCents: 6 }, fieldsMissing: [] });
+    expect(first.meta).toMatchObject({
+      costCents: 2 + 2 * 2,
+      records: 2,
+      cached: false,
+      priceRange: { minCents: 2, maxCents: 6 },
+      fieldsMissing: [],
+    });
 
     const names = first.data.people.map((person) => person.fullName);
     let cursor = first.data.nextCursor;
     while (cursor !== null) {
-      const page = await target.live.call(peopleSearchContract, { headers: {}, body: { domain: ACME, limit: 2, cursor } });
+      const page = await target.live.call(peopleSearchContract, {
+        headers: {},
+        body: { domain: ACME, limit: 2, cursor },
+      });
       // Later pages are cut from the cached ranked list: free.
       expect(page.meta).toMatchObject({ cached: true, costCents: 0, providersAttempted: 0 });
       expect(page.data.total).toBe(5);
@@ -599,32 +763,54 @@ describe("people/search", () => {
     [{ department: ["Sales", "marketing"] }, ["Priya Natarajan", "Hannah Schmidt"]],
     [{ titles: ["engineer"], seniority: ["senior"], department: ["it"] }, ["Tomás Reyes"]],
     [{ titles: ["astronaut"] }, []],
-  ] as [{ titles?: string[]; seniority?: ("junior" | "senior" | "executive")[]; department?: string[] }, string[]][])("filters by %j", async (filters, expected) => {
-    const target = await account(0, 100);
-    const answer = await target.live.call(peopleSearchContract, { headers: {}, body: { domain: ACME, limit: 100, ...filters } });
-    expect(answer.data.people.map((person) => person.fullName)).toEqual(expected);
-    expect(answer.data).toMatchObject({ total: expected.length, nextCursor: null });
-    expect(answer.meta).toMatchObject({ costCents: 2 + 2 * expected.length, records: expected.length });
-  });
+  ] as [{ titles?: string[]; seniority?: ("junior" | "senior" | "executive")[]; department?: string[] }, string[]][])(
+    "filters by %j",
+    async (filters, expected) => {
+      const target = await account(0, 100);
+      const answer = await target.live.call(peopleSearchContract, {
+        headers: {},
+        body: { domain: ACME, limit: 100, ...filters },
+      });
+      expect(answer.data.people.map((person) => person.fullName)).toEqual(expected);
+      expect(answer.data).toMatchObject({ total: expected.length, nextCursor: null });
+      expect(answer.meta).toMatchObject({ costCents: 2 + 2 * expected.length, records: expected.length });
+    },
+  );
 
   it("refuses a cursor with other filters than it was issued for", async () => {
     const target = await account(0, 100);
-    const first = await target.live.call(peopleSearchContract, { headers: {}, body: { domain: ACME, limit: 1, seniority: ["senior"] } });
+    const first = await target.live.call(peopleSearchContract, {
+      headers: {},
+      body: { domain: ACME, limit: 1, seniority: ["senior"] },
+    });
     const cursor = first.data.nextCursor!;
-    const ok = await raw(SEARCH, { key: target.liveKey, body: { domain: ACME, limit: 1, seniority: ["senior"], cursor } });
+    const ok = await raw(SEARCH, {
+      key: target.liveKey,
+      body: { domain: ACME, limit: 1, seniority: ["senior"], cursor },
+    });
     expect(ok.status).toBe(200);
-    for (const body of [{ domain: ACME, cursor }, { domain: ACME, seniority: ["junior"], cursor }, { domain: RIVAL, seniority: ["senior"], cursor }]) {
+    for (const body of [
+      { domain: ACME, cursor },
+      { domain: ACME, seniority: ["junior"], cursor },
+      { domain: RIVAL, seniority: ["senior"], cursor },
+    ]) {
       const answer = await raw(SEARCH, { key: target.liveKey, body });
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(detailPaths(answer.json)).toEqual(["cursor"]);
     }
     const stranger = await account(0, 100);
-    expect((await raw(SEARCH, { key: stranger.liveKey, body: { domain: ACME, limit: 1, seniority: ["senior"], cursor } })).status).toBe(400);
+    expect(
+      (await raw(SEARCH, { key: stranger.liveKey, body: { domain: ACME, limit: 1, seniority: ["senior"], cursor } }))
+        .status,
+    ).toBe(400);
   });
 
   it("cuts the page to what X-Budget-Cents affords and says the price per person", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(peopleSearchContract, { headers: { "x-budget-cents": "5", "cache-control": "no-cache" }, body: { domain: ACME, limit: 10 } });
+    const answer = await target.live.call(peopleSearchContract, {
+      headers: { "x-budget-cents": "5", "cache-control": "no-cache" },
+      body: { domain: ACME, limit: 10 },
+    });
     expect(answer.data.people.map((person) => person.fullName)).toEqual(["Jordan Ellis"]);
     expect(answer.data.total).toBe(5);
     expect(answer.meta).toMatchObject({ costCents: 4, records: 1, budgetCents: 5, budgetCentsPerRecord: 2 });
@@ -633,7 +819,10 @@ describe("people/search", () => {
 
   it("adds people earlier visits saw, after those the site names now", async () => {
     const target = await account(0, 100);
-    const answer = await target.live.call(peopleSearchContract, { headers: { "cache-control": "no-cache" }, body: { domain: RIVAL, limit: 10 } });
+    const answer = await target.live.call(peopleSearchContract, {
+      headers: { "cache-control": "no-cache" },
+      body: { domain: RIVAL, limit: 10 },
+    });
     expect(answer.data.people.map((person) => [person.fullName, person.email, person.confidence])).toEqual([
       ["Mara Lindqvist", "mlindqvist@rival.example", 90],
       ["Carla Ruiz", "cruiz@rival.example", 90],
@@ -646,7 +835,12 @@ describe("people/search", () => {
     const target = await account(0, 100);
     const answer = await target.live.call(peopleSearchContract, { headers: {}, body: { domain: "other.example" } });
     expect(answer.data).toEqual({ domain: "other.example", people: [], total: 0, nextCursor: null });
-    expect(answer.meta).toMatchObject({ costCents: 2, records: 0, fieldsReturned: ["domain"], fieldsMissing: ["people"] });
+    expect(answer.meta).toMatchObject({
+      costCents: 2,
+      records: 0,
+      fieldsReturned: ["domain"],
+      fieldsMissing: ["people"],
+    });
   });
 });
 
@@ -654,39 +848,62 @@ describe("test keys (sandbox)", () => {
   it.each([
     ["people/email", personEmailContract, { fullName: "Jordan Ellis", domain: "stripe.com" }, 4],
     ["people/enrich", personEnrichContract, { email: "jordan.ellis@stripe.com" }, PRICES.people_enrich],
-    ["people/mobile", personMobileContract, { linkedinUrl: "https://www.linkedin.com/in/jordan-ellis" }, PRICES.people_mobile],
+    [
+      "people/mobile",
+      personMobileContract,
+      { linkedinUrl: "https://www.linkedin.com/in/jordan-ellis" },
+      PRICES.people_mobile,
+    ],
     ["people/search", peopleSearchContract, { domain: "stripe.com", limit: 3 }, 2 + 2 * 3],
-  ] as const)("answers %s deterministically with synthetic data, at an empty balance, moving no money and calling nobody", async (_name, contract, body, cost) => {
-    const target = await account();
-    const before = upstream();
-    const call = () => target.test.call(contract as typeof personEmailContract, { headers: {}, body: body as never });
-    const first = await call();
-    const second = await call();
-    expect(second.data).toEqual(first.data);
-    expect(first.meta).toMatchObject({ costCents: cost, cached: false, subscriptionRemainingCents: 0, purchasedBalanceCents: 0, fieldsMissing: [] });
-    expect(second.meta.cached).toBe(false);
-    expect(upstream()).toEqual(before);
-    expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 0 });
-    const rows = await usageRows(target.workspaceId);
-    expect(rows.map((row) => [row.keyMode, row.costCents, row.subscriptionDeltaCents, row.purchasedDeltaCents])).toEqual([
-      ["test", cost, 0, 0],
-      ["test", cost, 0, 0],
-    ]);
-    // Synthetic: every address and link is under .example, every number a 555-01xx one.
-    const text = JSON.stringify(first.data);
-    // (The address asked about is echoed as it was sent.)
-    const asked = (body as { email?: string }).email;
-    for (const address of text.match(/[a-z0-9._-]+@[a-z0-9.-]+/g) ?? []) if (address !== asked) expect(address).toMatch(/\.example$/);
-    for (const number of text.match(/\+1\d{10}/g) ?? []) expect(number).toMatch(/55501\d\d$/);
-  });
+  ] as const)(
+    "answers %s deterministically with synthetic data, at an empty balance, moving no money and calling nobody",
+    async (_name, contract, body, cost) => {
+      const target = await account();
+      const before = upstream();
+      const call = () => target.test.call(contract as typeof personEmailContract, { headers: {}, body: body as never });
+      const first = await call();
+      const second = await call();
+      expect(second.data).toEqual(first.data);
+      expect(first.meta).toMatchObject({
+        costCents: cost,
+        cached: false,
+        subscriptionRemainingCents: 0,
+        purchasedBalanceCents: 0,
+        fieldsMissing: [],
+      });
+      expect(second.meta.cached).toBe(false);
+      expect(upstream()).toEqual(before);
+      expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 0 });
+      const rows = await usageRows(target.workspaceId);
+      expect(
+        rows.map((row) => [row.keyMode, row.costCents, row.subscriptionDeltaCents, row.purchasedDeltaCents]),
+      ).toEqual([
+        ["test", cost, 0, 0],
+        ["test", cost, 0, 0],
+      ]);
+      // Synthetic: every address and link is under .example, every number a 555-01xx one.
+      const text = JSON.stringify(first.data);
+      // (The address asked about is echoed as it was sent.)
+      const asked = (body as { email?: string }).email;
+      for (const address of text.match(/[a-z0-9._-]+@[a-z0-9.-]+/g) ?? [])
+        if (address !== asked) expect(address).toMatch(/\.example$/);
+      for (const number of text.match(/\+1\d{10}/g) ?? []) expect(number).toMatch(/55501\d\d$/);
+    },
+  );
 
   it("pages the sandbox's people by cursor like a live key's", async () => {
     const target = await account();
-    const all = await target.test.call(peopleSearchContract, { headers: {}, body: { domain: "stripe.com", limit: 100 } });
+    const all = await target.test.call(peopleSearchContract, {
+      headers: {},
+      body: { domain: "stripe.com", limit: 100 },
+    });
     const names: string[] = [];
     let cursor: string | null | undefined;
     do {
-      const page = await target.test.call(peopleSearchContract, { headers: {}, body: { domain: "stripe.com", limit: 4, ...(cursor ? { cursor } : {}) } });
+      const page = await target.test.call(peopleSearchContract, {
+        headers: {},
+        body: { domain: "stripe.com", limit: 4, ...(cursor ? { cursor } : {}) },
+      });
       names.push(...page.data.people.map((person) => person.fullName));
       cursor = page.data.nextCursor;
     } while (cursor);
@@ -698,9 +915,32 @@ describe("test keys (sandbox)", () => {
 describe("provider names never leave the server", () => {
   it("no body or header names a provider, a vendor, its key or an internal address, on success or failure", async () => {
     const lists = liveProviders();
-    const ids = [...lists.peopleEmail, ...lists.peopleEnrich, ...lists.peopleMobile, ...lists.peopleSearch].map((provider) => provider.id.toLowerCase());
-    expect(ids).toEqual(expect.arrayContaining(["website", "people-store", "hunter-email-finder", "peopledatalabs-person", "peopledatalabs-mobile"]));
-    const needles = [...new Set([...ids, "hunter", "peopledatalabs", "people data labs", hunter.apiKey.toLowerCase(), pdl.apiKey.toLowerCase(), new URL(hunter.baseUrl).host, new URL(pdl.baseUrl).host, "127.0.0.1", "169.254"])];
+    const ids = [...lists.peopleEmail, ...lists.peopleEnrich, ...lists.peopleMobile, ...lists.peopleSearch].map(
+      (provider) => provider.id.toLowerCase(),
+    );
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "website",
+        "people-store",
+        "hunter-email-finder",
+        "peopledatalabs-person",
+        "peopledatalabs-mobile",
+      ]),
+    );
+    const needles = [
+      ...new Set([
+        ...ids,
+        "hunter",
+        "peopledatalabs",
+        "people data labs",
+        hunter.apiKey.toLowerCase(),
+        pdl.apiKey.toLowerCase(),
+        new URL(hunter.baseUrl).host,
+        new URL(pdl.baseUrl).host,
+        "127.0.0.1",
+        "169.254",
+      ]),
+    ];
 
     const target = await account(0, 10_000);
     const poor = await account(0, 1);
@@ -735,7 +975,8 @@ describe("provider names never leave the server", () => {
     // Everything this file received, not only the responses above.
     expect(recorded.length).toBeGreaterThan(300);
     for (const entry of recorded) {
-      const haystack = `${entry.text}\n${entry.headers.map(([name, value]) => `${name}: ${value}`).join("\n")}`.toLowerCase();
+      const haystack =
+        `${entry.text}\n${entry.headers.map(([name, value]) => `${name}: ${value}`).join("\n")}`.toLowerCase();
       for (const needle of needles) expect(haystack.includes(needle), `${entry.what} contains "${needle}"`).toBe(false);
     }
     expect(app.output()).not.toContain(hunter.apiKey);

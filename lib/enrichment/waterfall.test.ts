@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { DOMAIN_EMAIL_FIELDS, type DomainEmailsProviderInput, type EmailRecord } from "@/lib/providers/fields/domain-emails";
+import {
+  DOMAIN_EMAIL_FIELDS,
+  type DomainEmailsProviderInput,
+  type EmailRecord,
+} from "@/lib/providers/fields/domain-emails";
 import { INTELLIGENCE_FIELDS, type Funding, type IntelligenceProviderInput } from "@/lib/providers/fields/intelligence";
 import type { EnrichmentProvider, FieldValue, OperationName, ProviderFields } from "@/lib/providers/provider";
 import { runWaterfall, type WaterfallOptions } from "./waterfall";
@@ -70,7 +74,8 @@ function run(
     input: { domain: "acme.com", wanted: 2 },
     fields: DOMAIN_EMAIL_FIELDS,
     requested: ["pattern", "organization", "emails"],
-    isComplete: (merged) => merged.pattern !== undefined && merged.organization !== undefined && emailsOf(merged).length >= 2,
+    isComplete: (merged) =>
+      merged.pattern !== undefined && merged.organization !== undefined && emailsOf(merged).length >= 2,
     budgetCents: 1_000,
     ...overrides,
   });
@@ -89,7 +94,12 @@ describe("runWaterfall", () => {
       { log },
     );
     const third = fake("third", ["emails"], { emails: fv([email("john@acme.com", 80)], 0.8) }, { log });
-    const fourth = fake("fourth", ["emails", "organization"], { emails: fv([email("ops@acme.com", 70)], 0.7) }, { log });
+    const fourth = fake(
+      "fourth",
+      ["emails", "organization"],
+      { emails: fv([email("ops@acme.com", 70)], 0.7) },
+      { log },
+    );
 
     const result = await run([first, second, third, fourth]);
 
@@ -109,13 +119,28 @@ describe("runWaterfall", () => {
   });
 
   it("skips, without charging, a provider that supplies nothing still missing, but never one that supplies a list", async () => {
-    const first = fake("first", ["pattern", "organization"], { pattern: fv("{first}", 0.9), organization: fv("Acme", 0.9) }, {
-      costCents: 10,
-    });
+    const first = fake(
+      "first",
+      ["pattern", "organization"],
+      { pattern: fv("{first}", 0.9), organization: fv("Acme", 0.9) },
+      {
+        costCents: 10,
+      },
+    );
     const patternOnly = fake("pattern-only", ["pattern", "domain"], { pattern: fv("{last}", 1) }, { costCents: 100 });
     const unrequested = fake("unrequested", ["webmail"], { webmail: fv(false, 1) }, { costCents: 100 });
-    const emails = fake("emails", ["emails", "organization"], { emails: fv([email("jane@acme.com", 90)], 0.9) }, { costCents: 5 });
-    const moreEmails = fake("more-emails", ["emails"], { emails: fv([email("john@acme.com", 80)], 0.8) }, { costCents: 5 });
+    const emails = fake(
+      "emails",
+      ["emails", "organization"],
+      { emails: fv([email("jane@acme.com", 90)], 0.9) },
+      { costCents: 5 },
+    );
+    const moreEmails = fake(
+      "more-emails",
+      ["emails"],
+      { emails: fv([email("john@acme.com", 80)], 0.8) },
+      { costCents: 5 },
+    );
 
     const result = await run([first, patternOnly, unrequested, emails, moreEmails], { budgetCents: 25 });
 
@@ -131,7 +156,12 @@ describe("runWaterfall", () => {
     const tied: Funding = { totalRaisedUsd: 99_000_000, lastRound: null, rounds: [] };
     // Each also supplies the requested list `competitors`, which stays missing, so none is skipped.
     const providers = [fv(low, 0.4), fv(high, 0.8), fv(tied, 0.8), fv(null, 1), fv(low, 0.5)].map((funding, index) =>
-      fake<IntelligenceProviderInput>(`p${index}`, ["funding", "competitors"], { funding }, { operation: "companies_intelligence" }),
+      fake<IntelligenceProviderInput>(
+        `p${index}`,
+        ["funding", "competitors"],
+        { funding },
+        { operation: "companies_intelligence" },
+      ),
     );
 
     const result = await runWaterfall({
@@ -148,11 +178,20 @@ describe("runWaterfall", () => {
   });
 
   it("unions list items by key, the more confident duplicate winning, and keeps the highest list confidence", async () => {
-    const janeFromSite = email("Jane.Doe@Acme.com", 60, { sources: [{ uri: "https://acme.com/about", extractedOn: "2026-09-01" }] });
+    const janeFromSite = email("Jane.Doe@Acme.com", 60, {
+      sources: [{ uri: "https://acme.com/about", extractedOn: "2026-09-01" }],
+    });
     const janeVerified = email("jane.doe@acme.com", 95);
     const johnGuessed = email("john.roe@acme.com", 70, { firstName: "John", lastName: "Roe" });
     const johnWeaker = email("JOHN.ROE@ACME.COM", 40, { firstName: "John", lastName: "Roe" });
-    const ops = email("ops@acme.com", 50, { type: "generic", firstName: null, lastName: null, position: null, seniority: null, department: null });
+    const ops = email("ops@acme.com", 50, {
+      type: "generic",
+      firstName: null,
+      lastName: null,
+      position: null,
+      seniority: null,
+      department: null,
+    });
 
     const result = await run(
       [
@@ -171,13 +210,23 @@ describe("runWaterfall", () => {
   it("stops before a call that would exceed the budget, allows an exact fit and counts failed calls as spent", async () => {
     const first = fake("first", ["emails"], { emails: fv([email("jane@acme.com", 90)], 0.9) }, { costCents: 30 });
     const failing = fake("failing", ["emails"], () => Promise.reject(new Error("upstream 500")), { costCents: 50 });
-    const overBudget = fake("over-budget", ["emails"], { emails: fv([email("john@acme.com", 90)], 0.9) }, { costCents: 20 });
+    const overBudget = fake(
+      "over-budget",
+      ["emails"],
+      { emails: fv([email("john@acme.com", 90)], 0.9) },
+      { costCents: 20 },
+    );
     const free = fake("free", ["emails"], { emails: fv([email("ops@acme.com", 90)], 0.9) }, { costCents: 0 });
 
     const result = await run([first, failing, overBudget, free], { budgetCents: 80 });
 
     expect([first.calls, failing.calls, overBudget.calls, free.calls]).toEqual([1, 1, 0, 0]);
-    expect(result).toMatchObject({ stoppedBecause: "budget", spentCents: 80, providersAttempted: 2, providersFailed: 1 });
+    expect(result).toMatchObject({
+      stoppedBecause: "budget",
+      spentCents: 80,
+      providersAttempted: 2,
+      providersFailed: 1,
+    });
   });
 
   it("counts a provider that throws or rejects as failed and carries on", async () => {
@@ -187,7 +236,10 @@ describe("runWaterfall", () => {
     const rejects = fake("rejects", ["pattern"], () => Promise.reject(new TypeError("fetch failed")));
     const works = fake("works", ["pattern"], { pattern: fv("{first}.{last}", 0.7) });
 
-    const result = await run([throws, rejects, works], { requested: ["pattern"], isComplete: (m) => m.pattern !== undefined });
+    const result = await run([throws, rejects, works], {
+      requested: ["pattern"],
+      isComplete: (m) => m.pattern !== undefined,
+    });
 
     expect(result).toMatchObject({ stoppedBecause: "complete", providersAttempted: 3, providersFailed: 2 });
     expect(result.merged).toEqual({ pattern: fv("{first}.{last}", 0.7) });
@@ -230,12 +282,18 @@ describe("runWaterfall", () => {
       42,
       [fv("{first}", 1)],
       { pattern: "{first}" },
-      { pattern: fv("{first}", 1.5), organization: fv("Acme", Number.NaN), acceptAll: { value: true, confidence: "0.9" } },
+      {
+        pattern: fv("{first}", 1.5),
+        organization: fv("Acme", Number.NaN),
+        acceptAll: { value: true, confidence: "0.9" },
+      },
       { pattern: { value: "{first}" }, organization: null, domain: fv(undefined, 0.9) },
       { emails: fv("jane@acme.com", 0.9), employees: fv([1, 2], 0.9) },
       { emails: fv([null, 7, { type: "personal" }, email("ops@acme.com", 500), goodJane], 0.9) },
       { emails: fv([{ value: 7, confidence: 90 }], 1) },
-    ].map((answer, index) => fake(`garbage-${index}`, ["pattern", "organization", "emails", "domain", "acceptAll"], answer));
+    ].map((answer, index) =>
+      fake(`garbage-${index}`, ["pattern", "organization", "emails", "domain", "acceptAll"], answer),
+    );
 
     const result = await run(garbage, { requested: ["pattern", "organization", "emails"] });
 
@@ -252,7 +310,9 @@ describe("runWaterfall", () => {
       pattern: fv("{first}", 0.6),
     });
 
-    const result = await run([provider], { requested: ["organization", "emails", "headcount", "pattern", "acceptAll"] });
+    const result = await run([provider], {
+      requested: ["organization", "emails", "headcount", "pattern", "acceptAll"],
+    });
 
     expect(result.fieldsReturned).toEqual(["emails", "pattern"]);
     expect(result.fieldsMissing).toEqual(["organization", "headcount", "acceptAll"]);

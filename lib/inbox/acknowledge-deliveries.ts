@@ -1,11 +1,21 @@
 import { db } from "@/lib/db/client";
-import { DELIVERY_COLUMNS, deliveryNotFound, isDeliveryId, toDeliveryResource, type DeliveryResource, type DeliveryRow } from "./deliveries";
+import {
+  DELIVERY_COLUMNS,
+  deliveryNotFound,
+  isDeliveryId,
+  toDeliveryResource,
+  type DeliveryResource,
+  type DeliveryRow,
+} from "./deliveries";
 
 /**
  * Acknowledges one delivery and returns it. Acknowledging again changes nothing: `acknowledged_at IS NULL` in the
  * UPDATE is re-checked after any concurrent ack commits, so the first timestamp stays.
  */
-export async function acknowledgeDelivery(options: { workspaceId: string; deliveryId: string }): Promise<DeliveryResource> {
+export async function acknowledgeDelivery(options: {
+  workspaceId: string;
+  deliveryId: string;
+}): Promise<DeliveryResource> {
   if (!isDeliveryId(options.deliveryId)) throw deliveryNotFound();
   const [updated] = await db().$queryRaw<DeliveryRow[]>`
     UPDATE webhook_deliveries SET acknowledged_at = now()
@@ -28,7 +38,10 @@ export interface BulkAcknowledgement {
  * Acknowledges up to 100 deliveries in one atomic statement. Each requested id lands in exactly one list, in the
  * order given; ids of other workspaces are indistinguishable from unknown ones.
  */
-export async function acknowledgeDeliveries(options: { workspaceId: string; ids: string[] }): Promise<BulkAcknowledgement> {
+export async function acknowledgeDeliveries(options: {
+  workspaceId: string;
+  ids: string[];
+}): Promise<BulkAcknowledgement> {
   const result: BulkAcknowledgement = { acknowledged: [], alreadyAcknowledged: [], notFound: [] };
   const candidates = options.ids.filter(isDeliveryId).map((id) => id.toLowerCase());
   // Rows are locked in id order before the update: concurrent bulk acks over overlapping ids then queue behind each

@@ -46,7 +46,13 @@ describe("createBatchQueue", () => {
 
   it("keeps a batch within maxItems and maxWeight, and sends an item heavier than maxWeight alone", async () => {
     const { batches, finish, flush } = controlledFlush();
-    const queue = createBatchQueue({ flush, maxInFlight: 1, maxItems: 3, maxWeight: 10, weight: (item: number) => item });
+    const queue = createBatchQueue({
+      flush,
+      maxInFlight: 1,
+      maxItems: 3,
+      maxWeight: 10,
+      weight: (item: number) => item,
+    });
     const answers = [1, 1, 1, 1, 1, 4, 4, 4, 50, 1].map((item) => queue.submit(item));
     for (let index = 0; index < 6; index += 1) {
       finish(index);

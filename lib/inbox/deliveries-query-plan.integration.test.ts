@@ -26,9 +26,14 @@ let workspaceId: string;
 let endpointId: string;
 let middle: { createdAt: Date; id: string };
 
-async function explain(options: Omit<ListDeliveriesOptions, "workspaceId" | "limit" | "order"> & { order?: "asc" | "desc" }, after: typeof middle | null) {
+async function explain(
+  options: Omit<ListDeliveriesOptions, "workspaceId" | "limit" | "order"> & { order?: "asc" | "desc" },
+  after: typeof middle | null,
+) {
   const query = deliveryPageQuery({ workspaceId, limit: LIMIT, order: "desc", ...options }, after);
-  const [row] = await db().$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`);
+  const [row] = await db().$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
+    Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`,
+  );
   return nodes(row!["QUERY PLAN"][0].Plan);
 }
 

@@ -53,8 +53,17 @@ async function addEndpoint(tenant: Tenant, name = "Second"): Promise<string> {
 }
 
 /** POSTs one webhook to the ingest address; returns the delivery id. */
-async function ingest(endpointId: string, body: string = JSON.stringify({ at: Date.now() }), headers: Record<string, string> = { "content-type": "application/json" }, query = ""): Promise<string> {
-  const response = await fetch(`${app.baseUrl}/webhooks/ingest/${endpointId}${query}`, { method: "POST", headers, body });
+async function ingest(
+  endpointId: string,
+  body: string = JSON.stringify({ at: Date.now() }),
+  headers: Record<string, string> = { "content-type": "application/json" },
+  query = "",
+): Promise<string> {
+  const response = await fetch(`${app.baseUrl}/webhooks/ingest/${endpointId}${query}`, {
+    method: "POST",
+    headers,
+    body,
+  });
   const json = (await response.json()) as { received?: boolean; deliveryId?: string };
   expect(response.status, JSON.stringify(json)).toBe(200);
   expect(json.received).toBe(true);
@@ -90,12 +99,18 @@ async function seedDeliveries(options: {
 }
 
 /** Delivery ids of a workspace in the listing's order, straight from the database. */
-async function idsInOrder(workspaceId: string, order: "asc" | "desc" = "desc", where: { endpointId?: string; unacknowledged?: boolean } = {}): Promise<string[]> {
+async function idsInOrder(
+  workspaceId: string,
+  order: "asc" | "desc" = "desc",
+  where: { endpointId?: string; unacknowledged?: boolean } = {},
+): Promise<string[]> {
   const rows = await db().$queryRaw<{ id: string; endpoint: string; acked: boolean }[]>`
     SELECT id::text AS id, webhook_endpoint_id AS endpoint, acknowledged_at IS NOT NULL AS acked
     FROM webhook_deliveries WHERE workspace_id = ${workspaceId} ORDER BY created_at, id`;
   const filtered = rows.filter(
-    (row) => (where.endpointId === undefined || row.endpoint === where.endpointId) && (where.unacknowledged === undefined || row.acked !== where.unacknowledged),
+    (row) =>
+      (where.endpointId === undefined || row.endpoint === where.endpointId) &&
+      (where.unacknowledged === undefined || row.acked !== where.unacknowledged),
   );
   const ids = filtered.map((row) => row.id);
   return order === "asc" ? ids : ids.reverse();
@@ -107,14 +122,24 @@ async function acknowledgedAtById(workspaceId: string): Promise<Map<string, stri
   return new Map(rows.map((row) => [row.id, row.acknowledged_at?.toISOString() ?? null]));
 }
 
-type ListQuery = { endpointId?: string; unacknowledged?: "true" | "false"; order?: "asc" | "desc"; limit?: number; cursor?: string };
+type ListQuery = {
+  endpointId?: string;
+  unacknowledged?: "true" | "false";
+  order?: "asc" | "desc";
+  limit?: number;
+  cursor?: string;
+};
 
 async function listPage(tenant: Tenant, query: ListQuery) {
   return (await tenant.client.call(listDeliveriesContract, { query })).data;
 }
 
 /** Follows nextCursor to the end; checks that the sort key strictly moves in the listing's direction. */
-async function walk(tenant: Tenant, query: Omit<ListQuery, "cursor">, options: { maxPages?: number; betweenPages?: () => Promise<unknown> } = {}) {
+async function walk(
+  tenant: Tenant,
+  query: Omit<ListQuery, "cursor">,
+  options: { maxPages?: number; betweenPages?: () => Promise<unknown> } = {},
+) {
   const ids: string[] = [];
   const pageSizes: number[] = [];
   let cursor: string | undefined;
@@ -124,7 +149,9 @@ async function walk(tenant: Tenant, query: Omit<ListQuery, "cursor">, options: {
     const answer = await listPage(tenant, { ...query, cursor });
     for (const delivery of answer.deliveries) {
       if (previous) {
-        const before = previous.createdAt < delivery.createdAt || (previous.createdAt === delivery.createdAt && previous.id < delivery.id);
+        const before =
+          previous.createdAt < delivery.createdAt ||
+          (previous.createdAt === delivery.createdAt && previous.id < delivery.id);
         expect(before, `order at ${delivery.id}`).toBe(!descending);
       }
       previous = delivery;
@@ -138,7 +165,8 @@ async function walk(tenant: Tenant, query: Omit<ListQuery, "cursor">, options: {
   return { ids, pageSizes, finished: false };
 }
 
-const call = (key: string | null, method: string, path: string, body?: unknown) => requestApi(app.baseUrl, key, method, path, body);
+const call = (key: string | null, method: string, path: string, body?: unknown) =>
+  requestApi(app.baseUrl, key, method, path, body);
 
 function countOf<T>(values: T[]): Map<T, number> {
   const counts = new Map<T, number>();
@@ -165,7 +193,12 @@ describe("GET /v1/webhook-endpoints/deliveries: shape", () => {
   it("lists deliveries with every spec §2.6 field, as received", async () => {
     const tenant = await newTenant();
     const jsonBody = JSON.stringify({ type: "order.created", data: { id: 42, tags: ["a", "b"] } });
-    const jsonId = await ingest(tenant.endpointId, jsonBody, { "content-type": "application/json", "X-Custom-Header": "Mixed Case Value" }, "?source=test&x=1");
+    const jsonId = await ingest(
+      tenant.endpointId,
+      jsonBody,
+      { "content-type": "application/json", "X-Custom-Header": "Mixed Case Value" },
+      "?source=test&x=1",
+    );
     await sleep(3);
     const textId = await ingest(tenant.endpointId, "plain text body", { "content-type": "text/plain" });
 
@@ -192,7 +225,13 @@ describe("GET /v1/webhook-endpoints/deliveries: shape", () => {
     });
     for (const name of Object.keys(json!.headers)) expect(name).toBe(name.toLowerCase());
     expect(json!.id).toMatch(UUID);
-    expect(text).toMatchObject({ id: textId, rawPayload: { raw: "plain text body" }, contentType: "text/plain", acknowledgedAt: null, query: "" });
+    expect(text).toMatchObject({
+      id: textId,
+      rawPayload: { raw: "plain text body" },
+      contentType: "text/plain",
+      acknowledgedAt: null,
+      query: "",
+    });
 
     // createdAt is the stored receipt time.
     const row = await db().webhookDelivery.findUniqueOrThrow({ where: { id: jsonId } });
@@ -202,7 +241,9 @@ describe("GET /v1/webhook-endpoints/deliveries: shape", () => {
     // The same resource one at a time, and the exact bytes.
     const one = await tenant.client.call(getDeliveryContract, { params: { id: jsonId } });
     expect(one).toEqual({ success: true, data: json });
-    const raw = await fetch(`${app.baseUrl}${DELIVERIES}/${jsonId}/raw`, { headers: { authorization: `Bearer ${tenant.key}` } });
+    const raw = await fetch(`${app.baseUrl}${DELIVERIES}/${jsonId}/raw`, {
+      headers: { authorization: `Bearer ${tenant.key}` },
+    });
     expect(raw.status).toBe(200);
     expect(raw.headers.get("content-type")).toBe("application/json");
     expect(await raw.text()).toBe(jsonBody);
@@ -251,7 +292,9 @@ describe("GET /v1/webhook-endpoints/deliveries: order, filters, limits", () => {
     const mine = await listPage(tenant, { endpointId: second });
     expect(mine.deliveries).toHaveLength(4);
     for (const delivery of mine.deliveries) expect(delivery.webhookEndpointId).toBe(second);
-    expect(mine.deliveries.map((delivery) => delivery.id)).toEqual(await idsInOrder(tenant.workspaceId, "desc", { endpointId: second }));
+    expect(mine.deliveries.map((delivery) => delivery.id)).toEqual(
+      await idsInOrder(tenant.workspaceId, "desc", { endpointId: second }),
+    );
     expect((await listPage(tenant, { endpointId: tenant.endpointId })).deliveries).toHaveLength(5);
     expect((await listPage(tenant, {})).deliveries).toHaveLength(9);
     // An endpoint id that does not exist simply matches nothing.
@@ -266,22 +309,33 @@ describe("GET /v1/webhook-endpoints/deliveries: order, filters, limits", () => {
     const pending = (await listPage(tenant, { unacknowledged: "true" })).deliveries;
     expect(pending).toHaveLength(6 + 3);
     for (const delivery of pending) expect(delivery.acknowledgedAt).toBeNull();
-    expect(pending.map((delivery) => delivery.id)).toEqual(await idsInOrder(tenant.workspaceId, "desc", { unacknowledged: true }));
+    expect(pending.map((delivery) => delivery.id)).toEqual(
+      await idsInOrder(tenant.workspaceId, "desc", { unacknowledged: true }),
+    );
 
     const acknowledged = (await listPage(tenant, { unacknowledged: "false" })).deliveries;
     expect(acknowledged).toHaveLength(4 + 3);
     for (const delivery of acknowledged) expect(delivery.acknowledgedAt).toMatch(ISO_MS);
-    expect(acknowledged.map((delivery) => delivery.id)).toEqual(await idsInOrder(tenant.workspaceId, "desc", { unacknowledged: false }));
+    expect(acknowledged.map((delivery) => delivery.id)).toEqual(
+      await idsInOrder(tenant.workspaceId, "desc", { unacknowledged: false }),
+    );
 
-    const secondPending = (await listPage(tenant, { endpointId: second, unacknowledged: "true", order: "asc" })).deliveries;
-    expect(secondPending.map((delivery) => delivery.id)).toEqual(await idsInOrder(tenant.workspaceId, "asc", { endpointId: second, unacknowledged: true }));
+    const secondPending = (await listPage(tenant, { endpointId: second, unacknowledged: "true", order: "asc" }))
+      .deliveries;
+    expect(secondPending.map((delivery) => delivery.id)).toEqual(
+      await idsInOrder(tenant.workspaceId, "asc", { endpointId: second, unacknowledged: true }),
+    );
     expect(secondPending).toHaveLength(3);
 
     // Acknowledging moves a delivery from one filter to the other.
     const moved = pending[0]!.id;
     await tenant.client.call(acknowledgeDeliveryContract, { params: { id: moved } });
-    expect((await listPage(tenant, { unacknowledged: "true" })).deliveries.map((delivery) => delivery.id)).not.toContain(moved);
-    expect((await listPage(tenant, { unacknowledged: "false" })).deliveries.map((delivery) => delivery.id)).toContain(moved);
+    expect(
+      (await listPage(tenant, { unacknowledged: "true" })).deliveries.map((delivery) => delivery.id),
+    ).not.toContain(moved);
+    expect((await listPage(tenant, { unacknowledged: "false" })).deliveries.map((delivery) => delivery.id)).toContain(
+      moved,
+    );
   });
 
   it("pages 50 by default and at most 100", async () => {
@@ -315,15 +369,18 @@ describe("GET /v1/webhook-endpoints/deliveries: order, filters, limits", () => {
 });
 
 describe("GET /v1/webhook-endpoints/deliveries: cursor walks", () => {
-  it.each(["desc", "asc"] as const)("walks ~250 deliveries at limit 100 (%s) visiting each exactly once", async (order) => {
-    const tenant = await newTenant();
-    await seedDeliveries({ ...tenant, count: 250, tieGroup: 4 });
-    const result = await walk(tenant, { limit: 100, order });
-    expect(result.finished).toBe(true);
-    expect(result.pageSizes).toEqual([100, 100, 50]);
-    expect(new Set(result.ids).size).toBe(250);
-    expect(result.ids).toEqual(await idsInOrder(tenant.workspaceId, order));
-  });
+  it.each(["desc", "asc"] as const)(
+    "walks ~250 deliveries at limit 100 (%s) visiting each exactly once",
+    async (order) => {
+      const tenant = await newTenant();
+      await seedDeliveries({ ...tenant, count: 250, tieGroup: 4 });
+      const result = await walk(tenant, { limit: 100, order });
+      expect(result.finished).toBe(true);
+      expect(result.pageSizes).toEqual([100, 100, 50]);
+      expect(new Set(result.ids).size).toBe(250);
+      expect(result.ids).toEqual(await idsInOrder(tenant.workspaceId, order));
+    },
+  );
 
   it("walks a filtered listing (endpointId + unacknowledged) exactly once", async () => {
     const tenant = await newTenant();
@@ -332,7 +389,10 @@ describe("GET /v1/webhook-endpoints/deliveries: cursor walks", () => {
     await seedDeliveries({ workspaceId: tenant.workspaceId, endpointId: second, count: 60, tieGroup: 2 });
     const result = await walk(tenant, { limit: 17, endpointId: tenant.endpointId, unacknowledged: "true" });
     expect(result.finished).toBe(true);
-    const expected = await idsInOrder(tenant.workspaceId, "desc", { endpointId: tenant.endpointId, unacknowledged: true });
+    const expected = await idsInOrder(tenant.workspaceId, "desc", {
+      endpointId: tenant.endpointId,
+      unacknowledged: true,
+    });
     expect(expected).toHaveLength(150 - 38);
     expect(result.ids).toEqual(expected);
   });
@@ -354,7 +414,11 @@ describe("GET /v1/webhook-endpoints/deliveries: cursor walks", () => {
       const senders = [sender(), sender(), sender()];
       let result: Awaited<ReturnType<typeof walk>>;
       try {
-        result = await walk(tenant, { limit: 20, order }, { maxPages: 40, betweenPages: async () => arrived.push(await ingest(tenant.endpointId)) });
+        result = await walk(
+          tenant,
+          { limit: 20, order },
+          { maxPages: 40, betweenPages: async () => arrived.push(await ingest(tenant.endpointId)) },
+        );
       } finally {
         walking = false;
         await Promise.all(senders);
@@ -469,8 +533,13 @@ describe("GET /v1/webhook-endpoints/deliveries: cursor integrity", () => {
 
     // Each is fine with the filters it was issued for.
     expect((await call(tenant.key, "GET", `${DELIVERIES}?cursor=${encoded(plain)}&order=desc`)).status).toBe(200);
-    expect((await call(tenant.key, "GET", `${DELIVERIES}?cursor=${encoded(filtered)}&endpointId=${tenant.endpointId}`)).status).toBe(200);
-    expect((await call(tenant.key, "GET", `${DELIVERIES}?cursor=${encoded(pending)}&unacknowledged=true`)).status).toBe(200);
+    expect(
+      (await call(tenant.key, "GET", `${DELIVERIES}?cursor=${encoded(filtered)}&endpointId=${tenant.endpointId}`))
+        .status,
+    ).toBe(200);
+    expect((await call(tenant.key, "GET", `${DELIVERIES}?cursor=${encoded(pending)}&unacknowledged=true`)).status).toBe(
+      200,
+    );
     expect((await call(tenant.key, "GET", `${DELIVERIES}?cursor=${encoded(ascending)}&order=asc`)).status).toBe(200);
   });
 
@@ -478,7 +547,8 @@ describe("GET /v1/webhook-endpoints/deliveries: cursor integrity", () => {
     const tenant = await newTenant();
     await addEndpoint(tenant);
     await seedDeliveries({ ...tenant, count: 3 });
-    const endpointCursor = (await tenant.client.call(listWebhookEndpointsContract, { query: { limit: 1 } })).data.nextCursor;
+    const endpointCursor = (await tenant.client.call(listWebhookEndpointsContract, { query: { limit: 1 } })).data
+      .nextCursor;
     expect(endpointCursor).toEqual(expect.any(String));
     await expectCursorRefused(tenant.key, `cursor=${encodeURIComponent(endpointCursor!)}`);
   });
@@ -511,15 +581,19 @@ describe("GET /v1/webhook-endpoints/deliveries: query validation", () => {
     expect(detailPaths(response.json)).toEqual(paths);
   });
 
-  it.each(["limit=1", "limit=100", "limit=50&order=asc", "unacknowledged=false", "unacknowledged=true&order=desc", "unknownParam=1"])(
-    "accepts ?%s",
-    async (query) => {
-      const tenant = await newTenant();
-      const response = await call(tenant.key, "GET", `${DELIVERIES}?${query}`);
-      expect(response.status).toBe(200);
-      expect(listDeliveriesContract.response.parse(response.json).data).toEqual({ deliveries: [], nextCursor: null });
-    },
-  );
+  it.each([
+    "limit=1",
+    "limit=100",
+    "limit=50&order=asc",
+    "unacknowledged=false",
+    "unacknowledged=true&order=desc",
+    "unknownParam=1",
+  ])("accepts ?%s", async (query) => {
+    const tenant = await newTenant();
+    const response = await call(tenant.key, "GET", `${DELIVERIES}?${query}`);
+    expect(response.status).toBe(200);
+    expect(listDeliveriesContract.response.parse(response.json).data).toEqual({ deliveries: [], nextCursor: null });
+  });
 });
 
 describe("GET /v1/webhook-endpoints/deliveries/:id", () => {
@@ -552,10 +626,17 @@ describe("POST /v1/webhook-endpoints/deliveries/:id/ack", () => {
     const first = await call(tenant.key, "POST", `${DELIVERIES}/${id}/ack`);
     expect(first.status).toBe(200);
     const acked = acknowledgeDeliveryContract.response.parse(first.json).data;
-    expect(acked).toMatchObject({ id, webhookEndpointId: tenant.endpointId, workspaceId: tenant.workspaceId, acknowledgedAt: expect.stringMatching(ISO_MS) });
+    expect(acked).toMatchObject({
+      id,
+      webhookEndpointId: tenant.endpointId,
+      workspaceId: tenant.workspaceId,
+      acknowledgedAt: expect.stringMatching(ISO_MS),
+    });
     expect(Date.parse(acked.acknowledgedAt!)).toBeGreaterThanOrEqual(Date.parse(acked.createdAt));
     const { acknowledgedAt: _ignored, ...rest } = acked;
-    const { acknowledgedAt: before, ...listedRest } = (await tenant.client.call(getDeliveryContract, { params: { id } })).data;
+    const { acknowledgedAt: before, ...listedRest } = (
+      await tenant.client.call(getDeliveryContract, { params: { id } })
+    ).data;
     expect(listedRest).toEqual(rest);
     expect(before).toBe(acked.acknowledgedAt);
 
@@ -703,113 +784,129 @@ describe("concurrent acknowledgement", () => {
 
   /** Full shuffled id lists and shuffled subsets of varying sizes: the lock order of a bulk statement varies with both. */
   function bulkBodies(ids: string[], count: number): string[][] {
-    return Array.from({ length: count }, (_, index) => (index % 2 === 0 ? shuffled(ids) : shuffled(ids).slice(0, 16 + (index % 16))));
+    return Array.from({ length: count }, (_, index) =>
+      index % 2 === 0 ? shuffled(ids) : shuffled(ids).slice(0, 16 + (index % 16)),
+    );
   }
 
-  it(
-    "acknowledges each of 50 ids in exactly one response across many concurrent bulk requests",
-    async () => {
-      const tenant = await newTenant();
-      for (let round = 0; round < ROUNDS; round += 1) {
-        const ids = await seedRound(tenant);
-        const bodies = bulkBodies(ids, 32);
-        const responses = await Promise.all(bodies.map((body) => call(tenant.key, "POST", `${DELIVERIES}/ack`, { ids: body })));
-        const acknowledged: string[] = [];
-        responses.forEach((response, index) => {
-          expect(response.status, `round ${round}, request ${index}: ${response.text}`).toBe(200);
-          const result = acknowledgeDeliveriesContract.response.parse(response.json).data;
-          expect(result.notFound).toEqual([]);
-          expect([...result.acknowledged, ...result.alreadyAcknowledged].sort()).toEqual([...bodies[index]!].sort());
-          acknowledged.push(...result.acknowledged);
-        });
-        const counts = countOf(acknowledged);
-        for (const id of ids) expect(counts.get(id), `round ${round}: ${id}`).toBe(1);
-        expect(acknowledged).toHaveLength(50);
-        const stamps = await acknowledgedAtById(tenant.workspaceId);
-        for (const id of ids) expect(stamps.get(id)).toMatch(ISO_MS);
-      }
-    },
-    120_000,
-  );
+  it("acknowledges each of 50 ids in exactly one response across many concurrent bulk requests", async () => {
+    const tenant = await newTenant();
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const ids = await seedRound(tenant);
+      const bodies = bulkBodies(ids, 32);
+      const responses = await Promise.all(
+        bodies.map((body) => call(tenant.key, "POST", `${DELIVERIES}/ack`, { ids: body })),
+      );
+      const acknowledged: string[] = [];
+      responses.forEach((response, index) => {
+        expect(response.status, `round ${round}, request ${index}: ${response.text}`).toBe(200);
+        const result = acknowledgeDeliveriesContract.response.parse(response.json).data;
+        expect(result.notFound).toEqual([]);
+        expect([...result.acknowledged, ...result.alreadyAcknowledged].sort()).toEqual([...bodies[index]!].sort());
+        acknowledged.push(...result.acknowledged);
+      });
+      const counts = countOf(acknowledged);
+      for (const id of ids) expect(counts.get(id), `round ${round}: ${id}`).toBe(1);
+      expect(acknowledged).toHaveLength(50);
+      const stamps = await acknowledgedAtById(tenant.workspaceId);
+      for (const id of ids) expect(stamps.get(id)).toMatch(ISO_MS);
+    }
+  }, 120_000);
 
-  it(
-    "acknowledges every row exactly once under concurrent single and bulk acks, and the timestamp never changes afterwards",
-    async () => {
-      const tenant = await newTenant();
-      // Record every change of acknowledged_at, whoever makes it (this file's own database).
-      await db().$executeRawUnsafe(`CREATE TABLE IF NOT EXISTS test_ack_audit (id uuid NOT NULL, old_at timestamptz, new_at timestamptz)`);
-      await db().$executeRawUnsafe(`
+  it("acknowledges every row exactly once under concurrent single and bulk acks, and the timestamp never changes afterwards", async () => {
+    const tenant = await newTenant();
+    // Record every change of acknowledged_at, whoever makes it (this file's own database).
+    await db().$executeRawUnsafe(
+      `CREATE TABLE IF NOT EXISTS test_ack_audit (id uuid NOT NULL, old_at timestamptz, new_at timestamptz)`,
+    );
+    await db().$executeRawUnsafe(`
         CREATE OR REPLACE FUNCTION test_ack_audit() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
           INSERT INTO test_ack_audit VALUES (NEW.id, OLD.acknowledged_at, NEW.acknowledged_at);
           RETURN NEW;
         END $$`);
-      await db().$executeRawUnsafe(`
+    await db().$executeRawUnsafe(`
         CREATE TRIGGER test_ack_audit AFTER UPDATE ON webhook_deliveries FOR EACH ROW
         WHEN (OLD.acknowledged_at IS DISTINCT FROM NEW.acknowledged_at) EXECUTE FUNCTION test_ack_audit()`);
-      try {
-        for (let round = 0; round < ROUNDS / 2; round += 1) {
-          const ids = await seedRound(tenant);
-          const bodies = bulkBodies(ids, 16);
-          const singles = shuffled([...ids, ...ids]);
-          type Outcome = { kind: "bulk" | "single"; ids: string[]; response: Awaited<ReturnType<typeof call>> };
-          const requests: Promise<Outcome>[] = [];
-          // Interleave the kinds so they really race.
-          for (let index = 0; index < singles.length; index += 1) {
-            const body = bodies[index];
-            if (body) requests.push(call(tenant.key, "POST", `${DELIVERIES}/ack`, { ids: body }).then((response) => ({ kind: "bulk" as const, ids: body, response })));
-            const single = singles[index]!;
-            requests.push(call(tenant.key, "POST", `${DELIVERIES}/${single}/ack`).then((response) => ({ kind: "single" as const, ids: [single], response })));
-          }
-          const outcomes = await Promise.all(requests);
-
-          const stamps = await acknowledgedAtById(tenant.workspaceId);
-          const bulkAcknowledged: string[] = [];
-          for (const outcome of outcomes) {
-            expect(outcome.response.status, `round ${round}, ${outcome.kind}: ${outcome.response.text}`).toBe(200);
-            if (outcome.kind === "bulk") {
-              const result = acknowledgeDeliveriesContract.response.parse(outcome.response.json).data;
-              expect(result.notFound).toEqual([]);
-              expect([...result.acknowledged, ...result.alreadyAcknowledged].sort()).toEqual([...outcome.ids].sort());
-              bulkAcknowledged.push(...result.acknowledged);
-            } else {
-              const delivery = acknowledgeDeliveryContract.response.parse(outcome.response.json).data;
-              expect(delivery.id).toBe(outcome.ids[0]);
-              // Whoever won, every answer shows the one timestamp that stuck.
-              expect(delivery.acknowledgedAt).toBe(stamps.get(delivery.id));
-            }
-          }
-          // No id was reported as newly acknowledged by two bulk requests.
-          for (const [id, count] of countOf(bulkAcknowledged)) expect(count, `round ${round}: ${id}`).toBe(1);
-
-          // Exactly one transition per row, from pending to the timestamp stored now.
-          const audit = await db().$queryRaw<{ id: string; old_at: Date | null; new_at: Date | null }[]>`
-            SELECT id::text AS id, old_at, new_at FROM test_ack_audit WHERE id = ANY(${ids}::uuid[])`;
-          const transitions = countOf(audit.map((row) => row.id));
-          for (const id of ids) expect(transitions.get(id), `round ${round}: ${id}`).toBe(1);
-          for (const row of audit) {
-            expect(row.old_at).toBeNull();
-            expect(row.new_at?.toISOString()).toBe(stamps.get(row.id));
-          }
-
-          // Later acks, single and bulk, change nothing.
-          await sleep(20);
-          const again = await Promise.all([
-            call(tenant.key, "POST", `${DELIVERIES}/ack`, { ids: shuffled(ids) }),
-            ...ids.slice(0, 10).map((id) => call(tenant.key, "POST", `${DELIVERIES}/${id}/ack`)),
-          ]);
-          for (const response of again) expect(response.status, response.text).toBe(200);
-          expect(acknowledgeDeliveriesContract.response.parse(again[0]!.json).data).toMatchObject({ acknowledged: [], notFound: [] });
-          expect(await acknowledgedAtById(tenant.workspaceId)).toEqual(stamps);
-          const auditAfter = await db().$queryRaw<{ count: bigint }[]>`SELECT count(*) AS count FROM test_ack_audit WHERE id = ANY(${ids}::uuid[])`;
-          expect(Number(auditAfter[0]!.count)).toBe(50);
+    try {
+      for (let round = 0; round < ROUNDS / 2; round += 1) {
+        const ids = await seedRound(tenant);
+        const bodies = bulkBodies(ids, 16);
+        const singles = shuffled([...ids, ...ids]);
+        type Outcome = { kind: "bulk" | "single"; ids: string[]; response: Awaited<ReturnType<typeof call>> };
+        const requests: Promise<Outcome>[] = [];
+        // Interleave the kinds so they really race.
+        for (let index = 0; index < singles.length; index += 1) {
+          const body = bodies[index];
+          if (body)
+            requests.push(
+              call(tenant.key, "POST", `${DELIVERIES}/ack`, { ids: body }).then((response) => ({
+                kind: "bulk" as const,
+                ids: body,
+                response,
+              })),
+            );
+          const single = singles[index]!;
+          requests.push(
+            call(tenant.key, "POST", `${DELIVERIES}/${single}/ack`).then((response) => ({
+              kind: "single" as const,
+              ids: [single],
+              response,
+            })),
+          );
         }
-      } finally {
-        await db().$executeRawUnsafe(`DROP TRIGGER IF EXISTS test_ack_audit ON webhook_deliveries`);
+        const outcomes = await Promise.all(requests);
+
+        const stamps = await acknowledgedAtById(tenant.workspaceId);
+        const bulkAcknowledged: string[] = [];
+        for (const outcome of outcomes) {
+          expect(outcome.response.status, `round ${round}, ${outcome.kind}: ${outcome.response.text}`).toBe(200);
+          if (outcome.kind === "bulk") {
+            const result = acknowledgeDeliveriesContract.response.parse(outcome.response.json).data;
+            expect(result.notFound).toEqual([]);
+            expect([...result.acknowledged, ...result.alreadyAcknowledged].sort()).toEqual([...outcome.ids].sort());
+            bulkAcknowledged.push(...result.acknowledged);
+          } else {
+            const delivery = acknowledgeDeliveryContract.response.parse(outcome.response.json).data;
+            expect(delivery.id).toBe(outcome.ids[0]);
+            // Whoever won, every answer shows the one timestamp that stuck.
+            expect(delivery.acknowledgedAt).toBe(stamps.get(delivery.id));
+          }
+        }
+        // No id was reported as newly acknowledged by two bulk requests.
+        for (const [id, count] of countOf(bulkAcknowledged)) expect(count, `round ${round}: ${id}`).toBe(1);
+
+        // Exactly one transition per row, from pending to the timestamp stored now.
+        const audit = await db().$queryRaw<{ id: string; old_at: Date | null; new_at: Date | null }[]>`
+            SELECT id::text AS id, old_at, new_at FROM test_ack_audit WHERE id = ANY(${ids}::uuid[])`;
+        const transitions = countOf(audit.map((row) => row.id));
+        for (const id of ids) expect(transitions.get(id), `round ${round}: ${id}`).toBe(1);
+        for (const row of audit) {
+          expect(row.old_at).toBeNull();
+          expect(row.new_at?.toISOString()).toBe(stamps.get(row.id));
+        }
+
+        // Later acks, single and bulk, change nothing.
+        await sleep(20);
+        const again = await Promise.all([
+          call(tenant.key, "POST", `${DELIVERIES}/ack`, { ids: shuffled(ids) }),
+          ...ids.slice(0, 10).map((id) => call(tenant.key, "POST", `${DELIVERIES}/${id}/ack`)),
+        ]);
+        for (const response of again) expect(response.status, response.text).toBe(200);
+        expect(acknowledgeDeliveriesContract.response.parse(again[0]!.json).data).toMatchObject({
+          acknowledged: [],
+          notFound: [],
+        });
+        expect(await acknowledgedAtById(tenant.workspaceId)).toEqual(stamps);
+        const auditAfter = await db().$queryRaw<
+          { count: bigint }[]
+        >`SELECT count(*) AS count FROM test_ack_audit WHERE id = ANY(${ids}::uuid[])`;
+        expect(Number(auditAfter[0]!.count)).toBe(50);
       }
-    },
-    120_000,
-  );
+    } finally {
+      await db().$executeRawUnsafe(`DROP TRIGGER IF EXISTS test_ack_audit ON webhook_deliveries`);
+    }
+  }, 120_000);
 });
 
 describe("workspace isolation", () => {
@@ -825,7 +922,10 @@ describe("workspace isolation", () => {
     // Listing: only B's own, whatever the filters.
     expect((await listPage(b, {})).deliveries.map((delivery) => delivery.id)).toEqual([bId]);
     expect(await listPage(b, { endpointId: a.endpointId })).toEqual({ deliveries: [], nextCursor: null });
-    expect(await listPage(b, { endpointId: a.endpointId, unacknowledged: "true", order: "asc" })).toEqual({ deliveries: [], nextCursor: null });
+    expect(await listPage(b, { endpointId: a.endpointId, unacknowledged: "true", order: "asc" })).toEqual({
+      deliveries: [],
+      nextCursor: null,
+    });
     expect((await listPage(b, { unacknowledged: "true" })).deliveries.map((delivery) => delivery.id)).toEqual([bId]);
 
     // Reading and acknowledging one: 404 without a hint of A's data.
@@ -840,7 +940,9 @@ describe("workspace isolation", () => {
       expect(response.text).not.toContain("a-only");
       expect(response.text).not.toContain(a.workspaceId);
     }
-    const error = await b.client.call(getDeliveryContract, { params: { id: aRealId } }).catch((caught: unknown) => caught);
+    const error = await b.client
+      .call(getDeliveryContract, { params: { id: aRealId } })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiClientError);
     expect(error).toMatchObject({ status: 404, code: "not_found" });
 

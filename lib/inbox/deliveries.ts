@@ -102,7 +102,8 @@ export async function listDeliveries(options: ListDeliveriesOptions) {
   const last = page.at(-1);
   return {
     deliveries: page.map(toDeliveryResource),
-    nextCursor: rows.length > options.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, scope) : null,
+    nextCursor:
+      rows.length > options.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, scope) : null,
   };
 }
 

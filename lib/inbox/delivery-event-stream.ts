@@ -63,7 +63,9 @@ export function createDeliveryEventStream(options: DeliveryEventStreamOptions): 
       };
       send("retry: 3000\n: connected\n\n");
       const unsubscribe = await subscribeToDeliveries(options.workspaceId, (event) =>
-        sendIfStillAllowed(`event: ${event.type}\ndata: ${JSON.stringify({ endpointId: event.endpointId, deliveryId: event.deliveryId })}\n\n`),
+        sendIfStillAllowed(
+          `event: ${event.type}\ndata: ${JSON.stringify({ endpointId: event.endpointId, deliveryId: event.deliveryId })}\n\n`,
+        ),
       );
       const heartbeat = setInterval(() => sendIfStillAllowed(": keep-alive\n\n"), HEARTBEAT_MS);
       stop = () => {

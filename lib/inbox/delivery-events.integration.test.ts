@@ -23,16 +23,21 @@ afterAll(async () => {
 async function tenant() {
   const workspace = await createWorkspace({ name: "Live" });
   const { key } = await createApiKey({ workspaceId: workspace.id, name: "k", mode: "live" });
-  const endpoint = await createApiClient({ baseUrl: sender.baseUrl, apiKey: key }).call(createWebhookEndpointContract, { body: { name: "Live" } });
+  const endpoint = await createApiClient({ baseUrl: sender.baseUrl, apiKey: key }).call(createWebhookEndpointContract, {
+    body: { name: "Live" },
+  });
   return { key, endpoint: endpoint.data };
 }
 
 function follow(key: string) {
   const events: DeliveryEventMessage[] = [];
   const controller = new AbortController();
-  const done = followDeliveryEvents({ baseUrl: reader.baseUrl, headers: { authorization: `Bearer ${key}` }, signal: controller.signal, onEvent: (event) => events.push(event) }).catch(
-    () => {},
-  );
+  const done = followDeliveryEvents({
+    baseUrl: reader.baseUrl,
+    headers: { authorization: `Bearer ${key}` },
+    signal: controller.signal,
+    onEvent: (event) => events.push(event),
+  }).catch(() => {});
   return { events, stop: async () => (controller.abort(), done) };
 }
 
@@ -45,12 +50,22 @@ describe("delivery events", () => {
     // Let both streams subscribe before anything happens.
     await new Promise((resolve) => setTimeout(resolve, 500));
 
-    const ingest = await fetch(mine.endpoint.ingestUrl, { method: "POST", headers: { "content-type": "application/json" }, body: '{"live":true}' });
+    const ingest = await fetch(mine.endpoint.ingestUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"live":true}',
+    });
     const { deliveryId } = (await ingest.json()) as { deliveryId: string };
-    await expect.poll(() => stream.events, { timeout: 10_000 }).toContainEqual({ type: "delivery.created", endpointId: mine.endpoint.id, deliveryId });
+    await expect
+      .poll(() => stream.events, { timeout: 10_000 })
+      .toContainEqual({ type: "delivery.created", endpointId: mine.endpoint.id, deliveryId });
 
-    await createApiClient({ baseUrl: sender.baseUrl, apiKey: mine.key }).call(acknowledgeDeliveryContract, { params: { id: deliveryId } });
-    await expect.poll(() => stream.events, { timeout: 10_000 }).toContainEqual({ type: "delivery.acknowledged", endpointId: mine.endpoint.id, deliveryId });
+    await createApiClient({ baseUrl: sender.baseUrl, apiKey: mine.key }).call(acknowledgeDeliveryContract, {
+      params: { id: deliveryId },
+    });
+    await expect
+      .poll(() => stream.events, { timeout: 10_000 })
+      .toContainEqual({ type: "delivery.acknowledged", endpointId: mine.endpoint.id, deliveryId });
 
     await stream.stop();
     await otherStream.stop();

@@ -20,7 +20,11 @@ interface Hub {
 
 // One LISTEN connection per process, shared by every open stream (the pool's connections stay free for queries).
 const SLOT = Symbol.for("signalbox.deliveryEvents");
-const hub = ((globalThis as Record<symbol, Hub | undefined>)[SLOT] ??= { listeners: new Map(), client: null, connecting: null });
+const hub = ((globalThis as Record<symbol, Hub | undefined>)[SLOT] ??= {
+  listeners: new Map(),
+  client: null,
+  connecting: null,
+});
 
 function dispatch(payload: string | undefined): void {
   let event: DeliveryEvent;

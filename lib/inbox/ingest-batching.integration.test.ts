@@ -20,7 +20,11 @@ async function endpoint(name: string): Promise<string> {
 }
 
 /** Starts `count` ingests whose bodies arrive together once every endpoint lookup is done (and `beforeBodies` ran). */
-async function ingestTogether(count: number, request: (index: number) => { hookId: string; headers?: Record<string, string> }, beforeBodies?: () => Promise<void>) {
+async function ingestTogether(
+  count: number,
+  request: (index: number) => { hookId: string; headers?: Record<string, string> },
+  beforeBodies?: () => Promise<void>,
+) {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   let waiting = 0;
@@ -56,7 +60,10 @@ describe("group commit", () => {
     const answers = fulfilled(await ingestTogether(12, () => ({ hookId })));
     expect(new Set(answers.map((answer) => answer.deliveryId)).size).toBe(12);
     expect(answers.every((answer) => !answer.duplicate)).toBe(true);
-    const rows = await db().webhookDelivery.findMany({ where: { webhookEndpointId: hookId }, select: { id: true, rawPayload: true, createdAt: true } });
+    const rows = await db().webhookDelivery.findMany({
+      where: { webhookEndpointId: hookId },
+      select: { id: true, rawPayload: true, createdAt: true },
+    });
     const payloadOf = new Map(rows.map((row) => [row.id, row.rawPayload]));
     answers.forEach((answer, index) => expect(payloadOf.get(answer.deliveryId)).toEqual({ index }));
     // Rows written by one statement share its transaction's timestamp: fewer timestamps than rows means shared batches.
@@ -74,7 +81,9 @@ describe("group commit", () => {
   it("stores one delivery per message id when batches in flight together share several ids, in any order", async () => {
     const hookId = await endpoint("shared ids");
     const ids = ["msg_c", "msg_a", "msg_b"];
-    const answers = fulfilled(await ingestTogether(30, (index) => ({ hookId, headers: { "webhook-id": ids[(index * 7) % 3]! } })));
+    const answers = fulfilled(
+      await ingestTogether(30, (index) => ({ hookId, headers: { "webhook-id": ids[(index * 7) % 3]! } })),
+    );
     const byMessage = new Map<string, Set<string>>();
     answers.forEach((answer, index) => {
       const id = ids[(index * 7) % 3]!;
@@ -95,7 +104,10 @@ describe("group commit", () => {
     );
     settled.forEach((result, index) => {
       if (index % 2 === 0) expect(result.status).toBe("fulfilled");
-      else expect(result.status === "rejected" && result.reason instanceof ApiError && result.reason.code).toBe("not_found");
+      else
+        expect(result.status === "rejected" && result.reason instanceof ApiError && result.reason.code).toBe(
+          "not_found",
+        );
     });
     const keptIds = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value.deliveryId] : []));
     const rows = await db().webhookDelivery.findMany({ where: { webhookEndpointId: kept }, select: { id: true } });

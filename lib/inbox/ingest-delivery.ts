@@ -28,7 +28,9 @@ export interface IngestedDelivery {
 const notFound = () => new ApiError("not_found", "No webhook endpoint at this address.");
 
 function isForeignKeyViolation(error: unknown): boolean {
-  return /23503|foreign key/i.test(`${(error as { code?: string }).code ?? ""} ${(error as { meta?: { code?: string } }).meta?.code ?? ""} ${String(error)}`);
+  return /23503|foreign key/i.test(
+    `${(error as { code?: string }).code ?? ""} ${(error as { meta?: { code?: string } }).meta?.code ?? ""} ${String(error)}`,
+  );
 }
 
 /** One delivery ready to be written: every column, serialized. */
@@ -64,7 +66,10 @@ async function settle(work: Promise<IngestedDelivery>): Promise<WriteOutcome> {
 /** After ON CONFLICT … DO NOTHING skipped a row: the delivery that first carried its message id. */
 async function firstDelivery(row: DeliveryRowInput): Promise<IngestedDelivery> {
   // ON CONFLICT waited for the first insert of this message id to commit; answer with that delivery.
-  const first = await db().webhookDelivery.findFirst({ where: { webhookEndpointId: row.endpointId, dedupKey: row.dedupKey }, select: { id: true } });
+  const first = await db().webhookDelivery.findFirst({
+    where: { webhookEndpointId: row.endpointId, dedupKey: row.dedupKey },
+    select: { id: true },
+  });
   if (!first) throw new Error("Duplicate delivery vanished before it could be read");
   return { deliveryId: first.id, duplicate: true };
 }
@@ -81,13 +86,19 @@ async function writeRows(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
     // Rows go in in message-id order, so two batches in flight that carry the same ids (retries) wait for each other
     // instead of deadlocking; the outcomes below are matched by id, whatever the order.
     const ordered = rows.length > 1 ? [...rows].sort(byMessageId) : rows;
-    const { rows: returned } = await dbPool().query<{ id: string }>(insertStatement(rows.length), ordered.flatMap(rowParameters));
+    const { rows: returned } = await dbPool().query<{ id: string }>(
+      insertStatement(rows.length),
+      ordered.flatMap(rowParameters),
+    );
     inserted = new Set(returned.map((row) => row.id));
   } catch (error) {
-    if (rows.length > 1 && !isDatabaseUnavailable(error)) return Promise.all(rows.map(async (row) => (await writeRows([row]))[0]!));
+    if (rows.length > 1 && !isDatabaseUnavailable(error))
+      return Promise.all(rows.map(async (row) => (await writeRows([row]))[0]!));
     return rows.map(() => ({ error: isForeignKeyViolation(error) ? notFound() : error }));
   }
-  return Promise.all(rows.map((row) => (inserted.has(row.id) ? { deliveryId: row.id, duplicate: false } : settle(firstDelivery(row)))));
+  return Promise.all(
+    rows.map((row) => (inserted.has(row.id) ? { deliveryId: row.id, duplicate: false } : settle(firstDelivery(row)))),
+  );
 }
 
 /**
@@ -109,18 +120,35 @@ function byMessageId(a: DeliveryRowInput, b: DeliveryRowInput): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-const COLUMNS = "id, workspace_id, webhook_endpoint_id, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes, dedup_key, signature";
+const COLUMNS =
+  "id, workspace_id, webhook_endpoint_id, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes, dedup_key, signature";
 const CASTS = ["::uuid", "", "", "::jsonb", "::bytea", "", "::jsonb", "", "", "::int", "", "::jsonb"];
 
 /** `INSERT … VALUES ($1::uuid, …), (…) ON CONFLICT … DO NOTHING RETURNING id` for `count` rows. */
 function insertStatement(count: number): string {
-  const tuples = Array.from({ length: count }, (_, row) => `(${CASTS.map((cast, column) => `$${row * CASTS.length + column + 1}${cast}`).join(", ")})`);
+  const tuples = Array.from(
+    { length: count },
+    (_, row) => `(${CASTS.map((cast, column) => `$${row * CASTS.length + column + 1}${cast}`).join(", ")})`,
+  );
   return `INSERT INTO webhook_deliveries (${COLUMNS}) VALUES ${tuples.join(", ")}
     ON CONFLICT (webhook_endpoint_id, dedup_key) DO NOTHING RETURNING id::text`;
 }
 
 function rowParameters(row: DeliveryRowInput): unknown[] {
-  return [row.id, row.workspaceId, row.endpointId, row.payload, row.body, row.contentType, row.headers, row.sourceIp, row.query, row.body.byteLength, row.dedupKey, row.signature];
+  return [
+    row.id,
+    row.workspaceId,
+    row.endpointId,
+    row.payload,
+    row.body,
+    row.contentType,
+    row.headers,
+    row.sourceIp,
+    row.query,
+    row.body.byteLength,
+    row.dedupKey,
+    row.signature,
+  ];
 }
 
 /**
@@ -145,7 +173,14 @@ async function flushDeliveries(rows: DeliveryRowInput[]): Promise<WriteOutcome[]
   });
 }
 
-const ENDPOINT_COLUMNS = { id: true, workspaceId: true, enabled: true, signingScheme: true, signingSecret: true, rejectInvalidSignatures: true } as const;
+const ENDPOINT_COLUMNS = {
+  id: true,
+  workspaceId: true,
+  enabled: true,
+  signingScheme: true,
+  signingSecret: true,
+  rejectInvalidSignatures: true,
+} as const;
 type IngestEndpoint = Prisma.WebhookEndpointGetPayload<{ select: typeof ENDPOINT_COLUMNS }>;
 
 interface Queues {
@@ -165,7 +200,10 @@ function queues(): Queues {
   holder[QUEUES_SLOT] ??= {
     endpoints: createBatchQueue({
       flush: async (ids: string[]) => {
-        const rows = await db().webhookEndpoint.findMany({ where: { id: { in: [...new Set(ids)] } }, select: ENDPOINT_COLUMNS });
+        const rows = await db().webhookEndpoint.findMany({
+          where: { id: { in: [...new Set(ids)] } },
+          select: ENDPOINT_COLUMNS,
+        });
         const byId = new Map(rows.map((row) => [row.id, row]));
         return ids.map((id) => byId.get(id) ?? null);
       },
@@ -199,7 +237,12 @@ export async function ingestDelivery(options: IngestDeliveryOptions): Promise<In
   const { headers } = options;
   let signature: SignatureResult | null = null;
   if (endpoint.signingScheme && endpoint.signingSecret) {
-    signature = verifySignature({ scheme: toSignatureSchemeName(endpoint.signingScheme), secret: endpoint.signingSecret, body, headers });
+    signature = verifySignature({
+      scheme: toSignatureSchemeName(endpoint.signingScheme),
+      secret: endpoint.signingSecret,
+      body,
+      headers,
+    });
     if (!signature.valid && endpoint.rejectInvalidSignatures) {
       throw new ApiError("unauthorized", `Invalid webhook signature (${signature.reason}).`);
     }

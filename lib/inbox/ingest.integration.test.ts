@@ -70,7 +70,9 @@ interface Delivery {
 let endpointCounter = 0;
 async function createEndpoint(signing?: Signing) {
   endpointCounter += 1;
-  const { data } = await api.call(createWebhookEndpointContract, { body: { name: `Endpoint ${endpointCounter}`, signing } });
+  const { data } = await api.call(createWebhookEndpointContract, {
+    body: { name: `Endpoint ${endpointCounter}`, signing },
+  });
   return data;
 }
 
@@ -83,11 +85,20 @@ interface IngestAnswer {
 /** POSTs (or `method`s) to an endpoint's ingest address with fetch. A Uint8Array body gets no default content type. */
 async function ingest(
   hookId: string,
-  options: { body?: Uint8Array | string; headers?: Record<string, string>; method?: string; query?: string; baseUrl?: string } = {},
+  options: {
+    body?: Uint8Array | string;
+    headers?: Record<string, string>;
+    method?: string;
+    query?: string;
+    baseUrl?: string;
+  } = {},
 ): Promise<IngestAnswer> {
   const url = `${options.baseUrl ?? app.baseUrl}/webhooks/ingest/${hookId}${options.query === undefined ? "" : `?${options.query}`}`;
   // A fresh ArrayBuffer-backed copy: what fetch's BodyInit type accepts.
-  const body = typeof options.body === "string" ? new TextEncoder().encode(options.body) : options.body && new Uint8Array(options.body);
+  const body =
+    typeof options.body === "string"
+      ? new TextEncoder().encode(options.body)
+      : options.body && new Uint8Array(options.body);
   const response = await fetch(url, { method: options.method ?? "POST", headers: options.headers, body });
   const text = await response.text();
   let parsed: unknown = text;
@@ -122,7 +133,9 @@ async function fetchDelivery(id: string): Promise<Delivery> {
 }
 
 async function fetchRaw(id: string, key = apiKey) {
-  const response = await fetch(`${app.baseUrl}/v1/webhook-endpoints/deliveries/${id}/raw`, { headers: authorized(key) });
+  const response = await fetch(`${app.baseUrl}/v1/webhook-endpoints/deliveries/${id}/raw`, {
+    headers: authorized(key),
+  });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -175,7 +188,11 @@ function parseRawResponse(received: Buffer): RawResponse | null {
   }
   const length = Number(headers["content-length"] ?? 0);
   if (received.length < headEnd + 4 + length) return null;
-  return { status: Number(statusLine.split(" ")[1]), headers, body: received.subarray(headEnd + 4, headEnd + 4 + length).toString("utf8") };
+  return {
+    status: Number(statusLine.split(" ")[1]),
+    headers,
+    body: received.subarray(headEnd + 4, headEnd + 4 + length).toString("utf8"),
+  };
 }
 
 /**
@@ -184,7 +201,12 @@ function parseRawResponse(received: Buffer): RawResponse | null {
  * sender whose upload was refused would). Rejects with the socket's error when the connection fails before a whole
  * response arrived (e.g. ECONNRESET: the server closed while body bytes were still in flight).
  */
-function rawExchange(baseUrl: string, head: string, body: Buffer[] = [], options: { timeoutMs?: number; earlyAnswerMs?: number } = {}): Promise<RawResponse> {
+function rawExchange(
+  baseUrl: string,
+  head: string,
+  body: Buffer[] = [],
+  options: { timeoutMs?: number; earlyAnswerMs?: number } = {},
+): Promise<RawResponse> {
   const { timeoutMs = 10_000, earlyAnswerMs = 0 } = options;
   const { hostname, port } = new URL(baseUrl);
   return new Promise<RawResponse>((resolve, reject) => {
@@ -201,14 +223,25 @@ function rawExchange(baseUrl: string, head: string, body: Buffer[] = [], options
       if (parsed) resolve(parsed);
       else reject(error);
     };
-    const timer = setTimeout(() => settle(new Error(`No complete response within ${timeoutMs} ms; got: ${received.toString("latin1").slice(0, 500)}`)), timeoutMs);
+    const timer = setTimeout(
+      () =>
+        settle(
+          new Error(`No complete response within ${timeoutMs} ms; got: ${received.toString("latin1").slice(0, 500)}`),
+        ),
+      timeoutMs,
+    );
     socket.on("data", (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
       settle();
     });
     socket.on("error", (error) => settle(error));
-    socket.on("close", () => settle(new Error(`Connection closed before a complete response; got: ${received.toString("latin1").slice(0, 500)}`)));
-    const write = (bytes: Buffer | string) => new Promise<void>((done) => socket.write(bytes, () => setImmediate(done)));
+    socket.on("close", () =>
+      settle(
+        new Error(`Connection closed before a complete response; got: ${received.toString("latin1").slice(0, 500)}`),
+      ),
+    );
+    const write = (bytes: Buffer | string) =>
+      new Promise<void>((done) => socket.write(bytes, () => setImmediate(done)));
     socket.once("connect", () => {
       void (async () => {
         await write(head);
@@ -263,7 +296,11 @@ describe("methods and addresses", () => {
 
   it.each(["GET", "PUT", "PATCH", "DELETE"])("answers %s with 405, Allow: POST, and stores nothing", async (method) => {
     const before = await rowCount();
-    const answer = await ingest(endpoint.id, { method, body: method === "GET" ? undefined : '{"a":1}', headers: { "content-type": "application/json" } });
+    const answer = await ingest(endpoint.id, {
+      method,
+      body: method === "GET" ? undefined : '{"a":1}',
+      headers: { "content-type": "application/json" },
+    });
     expectError(answer, 405, "method_not_allowed");
     expect(answer.headers.get("allow")).toBe("POST");
     expect(await rowCount()).toBe(before);
@@ -331,17 +368,26 @@ describe("body size limit", () => {
   it("refuses 1,048,577 bytes with 413 and stores nothing", async () => {
     const before = await rowCount({ webhookEndpointId: endpoint.id });
     const body = pseudoRandomBytes(MAX_DELIVERY_BYTES + 1, "one-over");
-    const head = requestHead(app.baseUrl, `/webhooks/ingest/${endpoint.id}`, ["Content-Type: application/octet-stream", `Content-Length: ${body.length}`]);
+    const head = requestHead(app.baseUrl, `/webhooks/ingest/${endpoint.id}`, [
+      "Content-Type: application/octet-stream",
+      `Content-Length: ${body.length}`,
+    ]);
     // The declared length alone must be refused; the body follows only if no answer came first.
     const answer = await rawExchange(app.baseUrl, head, [body], { earlyAnswerMs: 1_000 });
     expect(answer.status).toBe(413);
-    expect(JSON.parse(answer.body)).toEqual({ success: false, error: { code: "payload_too_large", message: expect.any(String) } });
+    expect(JSON.parse(answer.body)).toEqual({
+      success: false,
+      error: { code: "payload_too_large", message: expect.any(String) },
+    });
     expect(await rowCount({ webhookEndpointId: endpoint.id })).toBe(before);
   });
 
   it("stores a chunked body of exactly 1,048,576 bytes (counted while streaming)", async () => {
     const body = pseudoRandomBytes(MAX_DELIVERY_BYTES, "chunked-exact");
-    const head = requestHead(app.baseUrl, `/webhooks/ingest/${endpoint.id}`, ["Content-Type: application/octet-stream", "Transfer-Encoding: chunked"]);
+    const head = requestHead(app.baseUrl, `/webhooks/ingest/${endpoint.id}`, [
+      "Content-Type: application/octet-stream",
+      "Transfer-Encoding: chunked",
+    ]);
     const answer = await rawExchange(app.baseUrl, head, chunked(body, 65_536));
     expect(answer.status, answer.body).toBe(200);
     const { deliveryId } = JSON.parse(answer.body) as { deliveryId: string };
@@ -354,7 +400,10 @@ describe("body size limit", () => {
     ["far over", 3 * MAX_DELIVERY_BYTES],
   ])("refuses a chunked body %s with 413 and stores nothing", async (_case, size) => {
     const before = await rowCount({ webhookEndpointId: endpoint.id });
-    const head = requestHead(app.baseUrl, `/webhooks/ingest/${endpoint.id}`, ["Content-Type: text/plain", "Transfer-Encoding: chunked"]);
+    const head = requestHead(app.baseUrl, `/webhooks/ingest/${endpoint.id}`, [
+      "Content-Type: text/plain",
+      "Transfer-Encoding: chunked",
+    ]);
     const answer = await rawExchange(app.baseUrl, head, chunked(Buffer.alloc(size, "x"), 65_536));
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toMatchObject({ success: false, error: { code: "payload_too_large" } });
@@ -363,7 +412,10 @@ describe("body size limit", () => {
 
   it("refuses a declared Content-Length over the limit without waiting for the body", async () => {
     const before = await rowCount({ webhookEndpointId: endpoint.id });
-    const head = requestHead(app.baseUrl, `/webhooks/ingest/${endpoint.id}`, ["Content-Type: application/json", `Content-Length: ${50 * MAX_DELIVERY_BYTES}`]);
+    const head = requestHead(app.baseUrl, `/webhooks/ingest/${endpoint.id}`, [
+      "Content-Type: application/json",
+      `Content-Length: ${50 * MAX_DELIVERY_BYTES}`,
+    ]);
     // Only 2 of the 52 MB declared are ever sent: a server that read the body first would never answer.
     const answer = await rawExchange(app.baseUrl, head, [Buffer.from("{}")], { timeoutMs: 5_000 });
     expect(answer.status).toBe(413);
@@ -375,7 +427,11 @@ describe("body size limit", () => {
     const body = new Uint8Array(4 * MAX_DELIVERY_BYTES);
     const statuses = [];
     for (let attempt = 0; attempt < 15; attempt += 1) {
-      const response = await fetch(endpoint.ingestUrl, { method: "POST", body, headers: { "content-type": "application/octet-stream" } });
+      const response = await fetch(endpoint.ingestUrl, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/octet-stream" },
+      });
       statuses.push(response.status);
       await response.arrayBuffer();
     }
@@ -383,7 +439,10 @@ describe("body size limit", () => {
   });
 
   it("stays healthy after refusing bodies", async () => {
-    const id = await ingestOk(endpoint.id, { body: '{"after":"413s"}', headers: { "content-type": "application/json" } });
+    const id = await ingestOk(endpoint.id, {
+      body: '{"after":"413s"}',
+      headers: { "content-type": "application/json" },
+    });
     expect((await fetchDelivery(id)).rawPayload).toEqual({ after: "413s" });
     const health = await fetch(`${app.baseUrl}/healthz`);
     expect(health.status).toBe(200);
@@ -400,10 +459,25 @@ describe("content types", () => {
   const nestedValue = (depth: number): unknown => (depth === 0 ? [] : [nestedValue(depth - 1)]);
 
   it.each<[string, string | null, string, unknown]>([
-    ["application/json", "application/json", '{"event":"paid","amount":4200,"tags":["a",null,true]}', { event: "paid", amount: 4200, tags: ["a", null, true] }],
+    [
+      "application/json",
+      "application/json",
+      '{"event":"paid","amount":4200,"tags":["a",null,true]}',
+      { event: "paid", amount: 4200, tags: ["a", null, true] },
+    ],
     ["mixed case with a charset", "Application/JSON; charset=utf-8", '{"a":1}', { a: 1 }],
-    ["a vendor +json type", "application/vnd.api+json", '{"data":{"type":"orders","id":"1"}}', { data: { type: "orders", id: "1" } }],
-    ["CloudEvents", "application/cloudevents+json", '{"specversion":"1.0","id":"e1","source":"/x","type":"t"}', { specversion: "1.0", id: "e1", source: "/x", type: "t" }],
+    [
+      "a vendor +json type",
+      "application/vnd.api+json",
+      '{"data":{"type":"orders","id":"1"}}',
+      { data: { type: "orders", id: "1" } },
+    ],
+    [
+      "CloudEvents",
+      "application/cloudevents+json",
+      '{"specversion":"1.0","id":"e1","source":"/x","type":"t"}',
+      { specversion: "1.0", id: "e1", source: "/x", type: "t" },
+    ],
     ["top-level null", "application/json", "null", null],
     ["a top-level number", "application/json", "42.5", 42.5],
     ["a top-level array", "application/json", '[1,"two",{"three":3}]', [1, "two", { three: 3 }]],
@@ -411,7 +485,12 @@ describe("content types", () => {
     ["non-ASCII JSON", "application/json", '{"note":"café ✓ 日本語 🙃"}', { note: "café ✓ 日本語 🙃" }],
     ["JSON nested 256 deep", "application/json", nested(256), nestedValue(255)],
     ["text/plain", "text/plain", "hello\nworld", { raw: "hello\nworld" }],
-    ["form-urlencoded", "application/x-www-form-urlencoded", "a=1&b=two+words&c=%C3%A9", { raw: "a=1&b=two+words&c=%C3%A9" }],
+    [
+      "form-urlencoded",
+      "application/x-www-form-urlencoded",
+      "a=1&b=two+words&c=%C3%A9",
+      { raw: "a=1&b=two+words&c=%C3%A9" },
+    ],
     ["no content type", null, "no type at all", { raw: "no type at all" }],
     ["an empty JSON body", "application/json", "", { raw: "" }],
     ["an empty body without a type", null, "", { raw: "" }],
@@ -426,7 +505,10 @@ describe("content types", () => {
     ["JSON nested 1000 deep", "application/json", nested(1000), { raw: nested(1000) }],
   ])("stores %s", async (_case, contentType, text, rawPayload) => {
     const body = Buffer.from(text, "utf8");
-    const id = await ingestOk(endpoint.id, { body, headers: contentType === null ? {} : { "content-type": contentType } });
+    const id = await ingestOk(endpoint.id, {
+      body,
+      headers: contentType === null ? {} : { "content-type": contentType },
+    });
     const delivery = await fetchDelivery(id);
     expect(delivery.rawPayload).toEqual(rawPayload);
     expect(delivery.contentType).toBe(contentType);
@@ -458,7 +540,10 @@ describe("binary bodies and the raw endpoint", () => {
     Buffer.from([0x80, 0xff, 0xfe, 0xc3, 0x28, 0xe2, 0x82, 0xed, 0xa0, 0x80, 0x00]),
     pseudoRandomBytes(4_096, "binary"),
   ]);
-  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pseudoRandomBytes(2_000, "png")]);
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pseudoRandomBytes(2_000, "png"),
+  ]);
 
   it.each([
     ["application/octet-stream", binary],
@@ -486,7 +571,9 @@ describe("binary bodies and the raw endpoint", () => {
     const raw = await fetchRaw(id, otherApiKey);
     expect(raw.status).toBe(404);
     expect(JSON.parse(raw.bytes.toString("utf8"))).toMatchObject({ success: false, error: { code: "not_found" } });
-    const delivery = await fetch(`${app.baseUrl}/v1/webhook-endpoints/deliveries/${id}`, { headers: authorized(otherApiKey) });
+    const delivery = await fetch(`${app.baseUrl}/v1/webhook-endpoints/deliveries/${id}`, {
+      headers: authorized(otherApiKey),
+    });
     expect(delivery.status).toBe(404);
     expect((await fetchRaw(id)).status).toBe(200);
   });
@@ -544,7 +631,13 @@ describe("what is stored with a delivery", () => {
   });
 
   it("keeps headers whose names are also Object.prototype members", async () => {
-    const head = requestHead(app.baseUrl, `/webhooks/ingest/${endpoint.id}`, ["Content-Length: 0", "Constructor: a", "constructor: b", "__proto__: c", "HasOwnProperty: d"]);
+    const head = requestHead(app.baseUrl, `/webhooks/ingest/${endpoint.id}`, [
+      "Content-Length: 0",
+      "Constructor: a",
+      "constructor: b",
+      "__proto__: c",
+      "HasOwnProperty: d",
+    ]);
     const answer = await rawExchange(app.baseUrl, head);
     expect(answer.status, answer.body).toBe(200);
     const { headers } = await fetchDelivery((JSON.parse(answer.body) as { deliveryId: string }).deliveryId);
@@ -582,7 +675,9 @@ describe("what is stored with a delivery", () => {
   it("uses the socket peer as sourceIp and ignores X-Forwarded-For from an untrusted peer", async () => {
     const plain = await fetchDelivery(await ingestOk(endpoint.id, { body: "peer" }));
     expect(plain.sourceIp).toBe("127.0.0.1");
-    const forwarded = await fetchDelivery(await ingestOk(endpoint.id, { body: "forged", headers: { "x-forwarded-for": "203.0.113.9" } }));
+    const forwarded = await fetchDelivery(
+      await ingestOk(endpoint.id, { body: "forged", headers: { "x-forwarded-for": "203.0.113.9" } }),
+    );
     expect(forwarded.sourceIp).toBe("127.0.0.1");
     expect(forwarded.headers["x-forwarded-for"]).toBe("203.0.113.9");
   });
@@ -599,7 +694,11 @@ describe("what is stored with a delivery", () => {
 
     it.each<[string, Record<string, string>, string]>([
       ["a single forwarded client", { "x-forwarded-for": "203.0.113.7" }, "203.0.113.7"],
-      ["a chain with a forged leftmost hop and a trusted inner proxy", { "x-forwarded-for": "6.6.6.6, 203.0.113.7, 10.1.2.3" }, "203.0.113.7"],
+      [
+        "a chain with a forged leftmost hop and a trusted inner proxy",
+        { "x-forwarded-for": "6.6.6.6, 203.0.113.7, 10.1.2.3" },
+        "203.0.113.7",
+      ],
       ["an IPv6 client", { "x-forwarded-for": "2001:db8::1" }, "2001:db8::1"],
       ["no X-Forwarded-For", {}, "127.0.0.1"],
       ["an X-Forwarded-For that holds no address", { "x-forwarded-for": "unknown, not-an-ip" }, "127.0.0.1"],
@@ -644,14 +743,31 @@ describe("acknowledgement and the stored delivery", () => {
 
     const delivery = await fetchDelivery(id);
     expect(Object.keys(delivery).sort()).toEqual(
-      ["acknowledgedAt", "contentType", "createdAt", "headers", "id", "query", "rawPayload", "signature", "sizeBytes", "sourceIp", "webhookEndpointId", "workspaceId"].sort(),
+      [
+        "acknowledgedAt",
+        "contentType",
+        "createdAt",
+        "headers",
+        "id",
+        "query",
+        "rawPayload",
+        "signature",
+        "sizeBytes",
+        "sourceIp",
+        "webhookEndpointId",
+        "workspaceId",
+      ].sort(),
     );
     expect(delivery).toEqual({
       id,
       webhookEndpointId: endpoint.id,
       workspaceId,
       rawPayload: { type: "invoice.paid", data: { amount: 4200 } },
-      headers: expect.objectContaining({ "content-type": "application/json", "x-sender": "Acme", "content-length": String(body.length) }),
+      headers: expect.objectContaining({
+        "content-type": "application/json",
+        "x-sender": "Acme",
+        "content-length": String(body.length),
+      }),
       sourceIp: "127.0.0.1",
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       acknowledgedAt: null,
@@ -671,8 +787,14 @@ describe("acknowledgement and the stored delivery", () => {
 describe("sender message ids", () => {
   it("returns the first delivery's id for a repeated webhook-id and stores nothing new", async () => {
     const endpoint = await createEndpoint();
-    const first = await ingestOk(endpoint.id, { body: '{"attempt":1}', headers: { "content-type": "application/json", "webhook-id": "msg_repeat" } });
-    const retry = await ingest(endpoint.id, { body: '{"attempt":2}', headers: { "content-type": "application/json", "webhook-id": "msg_repeat" } });
+    const first = await ingestOk(endpoint.id, {
+      body: '{"attempt":1}',
+      headers: { "content-type": "application/json", "webhook-id": "msg_repeat" },
+    });
+    const retry = await ingest(endpoint.id, {
+      body: '{"attempt":2}',
+      headers: { "content-type": "application/json", "webhook-id": "msg_repeat" },
+    });
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual({ received: true, deliveryId: first });
     expect(await rowCount({ webhookEndpointId: endpoint.id })).toBe(1);
@@ -718,7 +840,12 @@ describe("sender message ids", () => {
   it("stores one delivery for 20 concurrent requests with the same id", async () => {
     const endpoint = await createEndpoint();
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, attempt) => ingest(endpoint.id, { body: `{"attempt":${attempt}}`, headers: { "content-type": "application/json", "webhook-id": "msg_storm" } })),
+      Array.from({ length: 20 }, (_, attempt) =>
+        ingest(endpoint.id, {
+          body: `{"attempt":${attempt}}`,
+          headers: { "content-type": "application/json", "webhook-id": "msg_storm" },
+        }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
     const ids = new Set(answers.map((answer) => (answer.body as { deliveryId: string }).deliveryId));
@@ -731,7 +858,10 @@ describe("sender message ids", () => {
   it("stores every request that carries no message id", async () => {
     const endpoint = await createEndpoint();
     const ids = [];
-    for (let attempt = 0; attempt < 3; attempt += 1) ids.push(await ingestOk(endpoint.id, { body: '{"same":"body"}', headers: { "content-type": "application/json" } }));
+    for (let attempt = 0; attempt < 3; attempt += 1)
+      ids.push(
+        await ingestOk(endpoint.id, { body: '{"same":"body"}', headers: { "content-type": "application/json" } }),
+      );
     expect(new Set(ids).size).toBe(3);
     expect(await rowCount({ webhookEndpointId: endpoint.id })).toBe(3);
   });
@@ -766,13 +896,21 @@ const SIGNERS: Signer[] = [
     scheme: "stripe",
     secret: "whsec_8a3bK2pQ9xR4tL7mN1vC6zY0wE5uH3jF",
     signatureHeader: "stripe-signature",
-    sign: async (body) => ({ "stripe-signature": Stripe.webhooks.generateTestHeaderString({ payload: body, secret: "whsec_8a3bK2pQ9xR4tL7mN1vC6zY0wE5uH3jF" }) }),
+    sign: async (body) => ({
+      "stripe-signature": Stripe.webhooks.generateTestHeaderString({
+        payload: body,
+        secret: "whsec_8a3bK2pQ9xR4tL7mN1vC6zY0wE5uH3jF",
+      }),
+    }),
   },
   {
     scheme: "github",
     secret: "It's a Secret to Everybody",
     signatureHeader: "x-hub-signature-256",
-    sign: async (body) => ({ "x-hub-signature-256": await signGitHub("It's a Secret to Everybody", body), "x-github-delivery": randomUUID() }),
+    sign: async (body) => ({
+      "x-hub-signature-256": await signGitHub("It's a Secret to Everybody", body),
+      "x-github-delivery": randomUUID(),
+    }),
   },
   {
     // Per shopify.dev: X-Shopify-Hmac-SHA256 = base64(HMAC-SHA256(client secret, raw body)).
@@ -780,7 +918,9 @@ const SIGNERS: Signer[] = [
     secret: "shpss_0123456789abcdef0123456789abcdef",
     signatureHeader: "x-shopify-hmac-sha256",
     sign: async (body) => ({
-      "x-shopify-hmac-sha256": createHmac("sha256", "shpss_0123456789abcdef0123456789abcdef").update(body).digest("base64"),
+      "x-shopify-hmac-sha256": createHmac("sha256", "shpss_0123456789abcdef0123456789abcdef")
+        .update(body)
+        .digest("base64"),
       "x-shopify-webhook-id": randomUUID(),
       "x-shopify-topic": "orders/create",
     }),
@@ -792,7 +932,9 @@ const SIGNERS: Signer[] = [
     signatureHeader: "x-slack-signature",
     sign: async (body) => {
       const timestamp = String(nowSeconds());
-      const digest = createHmac("sha256", "8f742231b10e8888abcd99yyyzzz85a5").update(`v0:${timestamp}:${body}`).digest("hex");
+      const digest = createHmac("sha256", "8f742231b10e8888abcd99yyyzzz85a5")
+        .update(`v0:${timestamp}:${body}`)
+        .digest("hex");
       return { "x-slack-request-timestamp": timestamp, "x-slack-signature": `v0=${digest}` };
     },
   },
@@ -821,7 +963,9 @@ describe.each(SIGNERS)("$scheme signatures", (signer) => {
   it("stores a tampered body with the mismatch recorded", async () => {
     const headers = await signer.sign(body);
     const tampered = body.replace("order.paid", "order.PAID");
-    const delivery = await fetchDelivery(await ingestOk(checking.id, { body: tampered, headers: { ...json, ...headers } }));
+    const delivery = await fetchDelivery(
+      await ingestOk(checking.id, { body: tampered, headers: { ...json, ...headers } }),
+    );
     expect(delivery.signature).toEqual({ scheme, valid: false, reason: "mismatch" });
     expect((await fetchRaw(delivery.id)).bytes.toString("utf8")).toBe(tampered);
   });
@@ -832,7 +976,10 @@ describe.each(SIGNERS)("$scheme signatures", (signer) => {
   });
 
   it("with rejectInvalid: answers 401 to a bad or missing signature, stores nothing, and accepts a valid one", async () => {
-    const tampered = await ingest(rejecting.id, { body: body.replace("café", "cafe"), headers: { ...json, ...(await signer.sign(body)) } });
+    const tampered = await ingest(rejecting.id, {
+      body: body.replace("café", "cafe"),
+      headers: { ...json, ...(await signer.sign(body)) },
+    });
     expectError(tampered, 401, "unauthorized");
     expect((tampered.body as { error: { message: string } }).error.message).toContain("mismatch");
     expectError(await ingest(rejecting.id, { body, headers: json }), 401, "unauthorized");
@@ -850,7 +997,12 @@ describe("signatures beyond the happy path", () => {
     const endpoint = await createEndpoint({ scheme: "stripe", secret });
     const body = '{"id":"evt_old","type":"charge.succeeded"}';
     const header = Stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp: nowSeconds() - 3_600 });
-    const delivery = await fetchDelivery(await ingestOk(endpoint.id, { body, headers: { "content-type": "application/json", "stripe-signature": header } }));
+    const delivery = await fetchDelivery(
+      await ingestOk(endpoint.id, {
+        body,
+        headers: { "content-type": "application/json", "stripe-signature": header },
+      }),
+    );
     expect(delivery.signature).toEqual({ scheme: "stripe", valid: false, reason: "timestamp_out_of_tolerance" });
   });
 
@@ -859,7 +1011,10 @@ describe("signatures beyond the happy path", () => {
     const endpoint = await createEndpoint({ scheme: "github", secret, rejectInvalid: true });
     const body = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0xc3, 0x28, 0xe2, 0x82, 0x7b]);
     const signature = `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
-    const id = await ingestOk(endpoint.id, { body, headers: { "content-type": "application/octet-stream", "x-hub-signature-256": signature } });
+    const id = await ingestOk(endpoint.id, {
+      body,
+      headers: { "content-type": "application/octet-stream", "x-hub-signature-256": signature },
+    });
     expect((await fetchDelivery(id)).signature).toEqual({ scheme: "github", valid: true, reason: null });
     const raw = await fetchRaw(id);
     expect(`sha256=${createHmac("sha256", secret).update(raw.bytes).digest("hex")}`).toBe(signature);
@@ -873,11 +1028,16 @@ describe("signatures beyond the happy path", () => {
     it("github", async () => {
       const secret = "It's a Secret to Everybody";
       const endpoint = await createEndpoint({ scheme: "github", secret });
-      const id = await ingestOk(endpoint.id, { body, headers: { ...json, "x-hub-signature-256": await signGitHub(secret, body) } });
+      const id = await ingestOk(endpoint.id, {
+        body,
+        headers: { ...json, "x-hub-signature-256": await signGitHub(secret, body) },
+      });
       const delivery = await fetchDelivery(id);
       const raw = (await fetchRaw(id)).bytes.toString("utf8");
       expect(await verifyGitHub(secret, raw, delivery.headers["x-hub-signature-256"]!)).toBe(true);
-      expect(await verifyGitHub(secret, JSON.stringify(delivery.rawPayload), delivery.headers["x-hub-signature-256"]!)).toBe(false);
+      expect(
+        await verifyGitHub(secret, JSON.stringify(delivery.rawPayload), delivery.headers["x-hub-signature-256"]!),
+      ).toBe(false);
     });
 
     it("standard-webhooks", async () => {
@@ -898,7 +1058,10 @@ describe("signatures beyond the happy path", () => {
       const id = await ingestOk(endpoint.id, { body, headers: { ...json, "stripe-signature": header } });
       const delivery = await fetchDelivery(id);
       const raw = (await fetchRaw(id)).bytes;
-      expect(Stripe.webhooks.constructEvent(raw, delivery.headers["stripe-signature"]!, secret)).toMatchObject({ type: "push", note: "café ✓" });
+      expect(Stripe.webhooks.constructEvent(raw, delivery.headers["stripe-signature"]!, secret)).toMatchObject({
+        type: "push",
+        note: "café ✓",
+      });
     });
   });
 });
@@ -910,8 +1073,14 @@ describe("load", () => {
     const results = await mapLimit(plan, 20, async ({ endpoint, index }) => {
       const answer =
         index % 2 === 0
-          ? await ingest(endpoint.id, { body: JSON.stringify({ index }), headers: { "content-type": "application/json" } })
-          : await ingest(endpoint.id, { body: pseudoRandomBytes(1 + index * 37, `load-${index}`), headers: { "content-type": "application/octet-stream" } });
+          ? await ingest(endpoint.id, {
+              body: JSON.stringify({ index }),
+              headers: { "content-type": "application/json" },
+            })
+          : await ingest(endpoint.id, {
+              body: pseudoRandomBytes(1 + index * 37, `load-${index}`),
+              headers: { "content-type": "application/octet-stream" },
+            });
       return { status: answer.status, deliveryId: (answer.body as { deliveryId: string }).deliveryId };
     });
     expect(results.filter((result) => result.status !== 200)).toEqual([]);

@@ -4,13 +4,21 @@ import { isJsonContentType, toRawPayload } from "./payload";
 const bytes = (text: string) => Buffer.from(text, "utf8");
 
 describe("isJsonContentType", () => {
-  it.each(["application/json", "Application/JSON; charset=utf-8", "application/vnd.api+json", "application/cloudevents+json; charset=UTF-8"])(
-    "accepts %s",
-    (type) => expect(isJsonContentType(type)).toBe(true),
-  );
-  it.each(["text/json", "application/jsonl", "application/json-patch", "text/plain", "application/x-www-form-urlencoded", "", null])("rejects %s", (type) =>
-    expect(isJsonContentType(type)).toBe(false),
-  );
+  it.each([
+    "application/json",
+    "Application/JSON; charset=utf-8",
+    "application/vnd.api+json",
+    "application/cloudevents+json; charset=UTF-8",
+  ])("accepts %s", (type) => expect(isJsonContentType(type)).toBe(true));
+  it.each([
+    "text/json",
+    "application/jsonl",
+    "application/json-patch",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "",
+    null,
+  ])("rejects %s", (type) => expect(isJsonContentType(type)).toBe(false));
 });
 
 describe("toRawPayload", () => {

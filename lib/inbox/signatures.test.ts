@@ -78,7 +78,9 @@ describe("standard-webhooks", () => {
   });
 
   it("rejects a signature made with another secret", () => {
-    expect(verify(scheme, { secret, body: BODY, headers: signed({ secret: otherSecret }) })).toEqual(failed(scheme, "mismatch"));
+    expect(verify(scheme, { secret, body: BODY, headers: signed({ secret: otherSecret }) })).toEqual(
+      failed(scheme, "mismatch"),
+    );
   });
 
   it.each(["webhook-id", "webhook-timestamp", "webhook-signature"])("reports a missing %s", (name) => {
@@ -98,7 +100,9 @@ describe("standard-webhooks", () => {
     ["a v1 signature of the wrong length", "v1,AAAA"],
     ["only versions we cannot check", `v1a,${Buffer.alloc(64).toString("base64")}`],
   ])("reports %s as malformed", (_, signature) => {
-    expect(verify(scheme, { secret, body: BODY, headers: headers("webhook-", signature) })).toEqual(failed(scheme, "malformed_header"));
+    expect(verify(scheme, { secret, body: BODY, headers: headers("webhook-", signature) })).toEqual(
+      failed(scheme, "malformed_header"),
+    );
   });
 
   it("reports a timestamp that is not unix seconds as malformed", () => {
@@ -117,8 +121,12 @@ describe("standard-webhooks", () => {
     const at = (offset: number) => signed({ at: new Date(NOW.getTime() + offset * 1000) });
     expect(verify(scheme, { secret, body: BODY, headers: at(-300) })).toEqual(passed(scheme));
     expect(verify(scheme, { secret, body: BODY, headers: at(300) })).toEqual(passed(scheme));
-    expect(verify(scheme, { secret, body: BODY, headers: at(-301) })).toEqual(failed(scheme, "timestamp_out_of_tolerance"));
-    expect(verify(scheme, { secret, body: BODY, headers: at(301) })).toEqual(failed(scheme, "timestamp_out_of_tolerance"));
+    expect(verify(scheme, { secret, body: BODY, headers: at(-301) })).toEqual(
+      failed(scheme, "timestamp_out_of_tolerance"),
+    );
+    expect(verify(scheme, { secret, body: BODY, headers: at(301) })).toEqual(
+      failed(scheme, "timestamp_out_of_tolerance"),
+    );
     expect(verify(scheme, { secret, body: BODY, headers: at(-301), toleranceSeconds: 600 })).toEqual(passed(scheme));
   });
 
@@ -134,12 +142,17 @@ describe("standard-webhooks", () => {
     const signature = `v1,${hmac(key, `${messageId}.${NOW_SECONDS}.`, BINARY).toString("base64")}`;
     const binaryHeaders = headers("webhook-", signature);
     expect(verify(scheme, { secret, body: BINARY, headers: binaryHeaders })).toEqual(passed(scheme));
-    expect(verify(scheme, { secret, body: tampered(BINARY), headers: binaryHeaders })).toEqual(failed(scheme, "mismatch"));
+    expect(verify(scheme, { secret, body: tampered(BINARY), headers: binaryHeaders })).toEqual(
+      failed(scheme, "mismatch"),
+    );
   });
 
-  it.each(["whsec_not base64!", "whsec_", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaS"])("refuses the unusable secret %j", (bad) => {
-    expect(verify(scheme, { secret: bad, body: BODY, headers: signed() })).toEqual(failed(scheme, "invalid_secret"));
-  });
+  it.each(["whsec_not base64!", "whsec_", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaS"])(
+    "refuses the unusable secret %j",
+    (bad) => {
+      expect(verify(scheme, { secret: bad, body: BODY, headers: signed() })).toEqual(failed(scheme, "invalid_secret"));
+    },
+  );
 });
 
 describe("stripe", () => {
@@ -168,11 +181,15 @@ describe("stripe", () => {
   });
 
   it("rejects a signature made with another secret", () => {
-    expect(verify(scheme, { secret, body: BODY, headers: signed({ secret: otherSecret }) })).toEqual(failed(scheme, "mismatch"));
+    expect(verify(scheme, { secret, body: BODY, headers: signed({ secret: otherSecret }) })).toEqual(
+      failed(scheme, "mismatch"),
+    );
   });
 
   it("uses the whsec_ secret verbatim, not base64-decoded", () => {
-    const signature = hmac(Buffer.from(secret.slice("whsec_".length), "base64"), `${NOW_SECONDS}.`, BODY).toString("hex");
+    const signature = hmac(Buffer.from(secret.slice("whsec_".length), "base64"), `${NOW_SECONDS}.`, BODY).toString(
+      "hex",
+    );
     const decodedKey = { "stripe-signature": `t=${NOW_SECONDS},v1=${signature}` };
     expect(verify(scheme, { secret, body: BODY, headers: decodedKey })).toEqual(failed(scheme, "mismatch"));
   });
@@ -189,7 +206,9 @@ describe("stripe", () => {
     ["a v1 signature that is not hex", () => `t=${NOW_SECONDS},v1=${"z".repeat(64)}`],
     ["garbage", () => "not a stripe header"],
   ])("reports %s as malformed", (_, header) => {
-    expect(verify(scheme, { secret, body: BODY, headers: { "stripe-signature": header() } })).toEqual(failed(scheme, "malformed_header"));
+    expect(verify(scheme, { secret, body: BODY, headers: { "stripe-signature": header() } })).toEqual(
+      failed(scheme, "malformed_header"),
+    );
   });
 
   it("accepts any v1 signature and ignores v0", () => {
@@ -199,7 +218,9 @@ describe("stripe", () => {
 
   it("applies the tolerance both ways", () => {
     // Stripe's own verifier only rejects old timestamps; a far-future one is just as much a replay risk.
-    expect(verify(scheme, { secret, body: BODY, headers: signed({ timestamp: NOW_SECONDS - 300 }) })).toEqual(passed(scheme));
+    expect(verify(scheme, { secret, body: BODY, headers: signed({ timestamp: NOW_SECONDS - 300 }) })).toEqual(
+      passed(scheme),
+    );
     expect(verify(scheme, { secret, body: BODY, headers: signed({ timestamp: NOW_SECONDS - 301 }) })).toEqual(
       failed(scheme, "timestamp_out_of_tolerance"),
     );
@@ -233,16 +254,22 @@ describe("github", () => {
 
   it("matches GitHub's documented test values", () => {
     // docs.github.com/en/webhooks/using-webhooks/validating-webhook-deliveries#testing-the-webhook-payload-validation
-    const headers = { "x-hub-signature-256": "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17" };
+    const headers = {
+      "x-hub-signature-256": "sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17",
+    };
     expect(verify(scheme, { secret, body: Buffer.from("Hello, World!"), headers })).toEqual(passed(scheme));
   });
 
   it("rejects a body changed by one byte", async () => {
-    expect(verify(scheme, { secret, body: tampered(BODY), headers: await signed() })).toEqual(failed(scheme, "mismatch"));
+    expect(verify(scheme, { secret, body: tampered(BODY), headers: await signed() })).toEqual(
+      failed(scheme, "mismatch"),
+    );
   });
 
   it("rejects a signature made with another secret", async () => {
-    expect(verify(scheme, { secret, body: BODY, headers: await signed({ secret: "another" }) })).toEqual(failed(scheme, "mismatch"));
+    expect(verify(scheme, { secret, body: BODY, headers: await signed({ secret: "another" }) })).toEqual(
+      failed(scheme, "mismatch"),
+    );
   });
 
   it("reports a missing X-Hub-Signature-256 even when the legacy SHA-1 header is there", () => {
@@ -256,7 +283,9 @@ describe("github", () => {
     ["a digest that is not hex", `sha256=${"g".repeat(64)}`],
     ["a truncated digest", "sha256=757107ea"],
   ])("reports %s as malformed", (_, value) => {
-    expect(verify(scheme, { secret, body: BODY, headers: { "x-hub-signature-256": value } })).toEqual(failed(scheme, "malformed_header"));
+    expect(verify(scheme, { secret, body: BODY, headers: { "x-hub-signature-256": value } })).toEqual(
+      failed(scheme, "malformed_header"),
+    );
   });
 
   it("verifies a body that is not UTF-8 byte for byte", () => {
@@ -281,7 +310,9 @@ describe("shopify", () => {
   });
 
   it("rejects a body changed by one byte", () => {
-    expect(verify(scheme, { secret, body: tampered(order), headers: orderHeaders })).toEqual(failed(scheme, "mismatch"));
+    expect(verify(scheme, { secret, body: tampered(order), headers: orderHeaders })).toEqual(
+      failed(scheme, "mismatch"),
+    );
   });
 
   it("rejects a signature made with another secret", () => {
@@ -338,7 +369,9 @@ describe("slack", () => {
   }
 
   it("accepts Slack's worked example", () => {
-    expect(verify(scheme, { secret, body: exampleBody, headers: exampleHeaders, now: exampleNow })).toEqual(passed(scheme));
+    expect(verify(scheme, { secret, body: exampleBody, headers: exampleHeaders, now: exampleNow })).toEqual(
+      passed(scheme),
+    );
   });
 
   it("rejects a body changed by one byte", () => {
@@ -348,7 +381,9 @@ describe("slack", () => {
   });
 
   it("rejects a signature made with another secret", () => {
-    expect(verify(scheme, { secret, body: BODY, headers: signed(BODY, NOW_SECONDS, "another") })).toEqual(failed(scheme, "mismatch"));
+    expect(verify(scheme, { secret, body: BODY, headers: signed(BODY, NOW_SECONDS, "another") })).toEqual(
+      failed(scheme, "mismatch"),
+    );
   });
 
   it.each(["x-slack-signature", "x-slack-request-timestamp"])("reports a missing %s", (name) => {
@@ -363,7 +398,9 @@ describe("slack", () => {
     ["a timestamp that is not a number", { "x-slack-request-timestamp": "yesterday" }],
   ])("reports %s as malformed", (_, change) => {
     const headers = { ...exampleHeaders, ...change };
-    expect(verify(scheme, { secret, body: exampleBody, headers, now: exampleNow })).toEqual(failed(scheme, "malformed_header"));
+    expect(verify(scheme, { secret, body: exampleBody, headers, now: exampleNow })).toEqual(
+      failed(scheme, "malformed_header"),
+    );
   });
 
   it("applies the tolerance both ways", () => {
@@ -375,12 +412,16 @@ describe("slack", () => {
       failed(scheme, "timestamp_out_of_tolerance"),
     );
     // Slack's example is from 2018: authentic, but far outside the window today.
-    expect(verify(scheme, { secret, body: exampleBody, headers: exampleHeaders })).toEqual(failed(scheme, "timestamp_out_of_tolerance"));
+    expect(verify(scheme, { secret, body: exampleBody, headers: exampleHeaders })).toEqual(
+      failed(scheme, "timestamp_out_of_tolerance"),
+    );
   });
 
   it("verifies a body that is not UTF-8 byte for byte", () => {
     expect(verify(scheme, { secret, body: BINARY, headers: signed(BINARY) })).toEqual(passed(scheme));
-    expect(verify(scheme, { secret, body: tampered(BINARY), headers: signed(BINARY) })).toEqual(failed(scheme, "mismatch"));
+    expect(verify(scheme, { secret, body: tampered(BINARY), headers: signed(BINARY) })).toEqual(
+      failed(scheme, "mismatch"),
+    );
   });
 });
 

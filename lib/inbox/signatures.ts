@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 
 export const SIGNATURE_SCHEMES = ["standard-webhooks", "stripe", "github", "shopify", "slack"] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
-export type SignatureFailure = "missing_header" | "malformed_header" | "timestamp_out_of_tolerance" | "mismatch" | "invalid_secret";
+export type SignatureFailure =
+  "missing_header" | "malformed_header" | "timestamp_out_of_tolerance" | "mismatch" | "invalid_secret";
 export interface SignatureResult {
   scheme: SignatureScheme;
   valid: boolean;
@@ -82,7 +83,9 @@ function checkStandardWebhooks(context: Context): SignatureFailure | null {
   const key = standardWebhooksKey(context.secret);
   if (key === null) return "invalid_secret";
   // A sender uses one naming; prefer the standard one as soon as any of its headers is present.
-  const prefix = ["id", "timestamp", "signature"].some((name) => `webhook-${name}` in context.headers) ? "webhook-" : "svix-";
+  const prefix = ["id", "timestamp", "signature"].some((name) => `webhook-${name}` in context.headers)
+    ? "webhook-"
+    : "svix-";
   const id = header(context, `${prefix}id`);
   const timestamp = header(context, `${prefix}timestamp`);
   const signature = header(context, `${prefix}signature`);
@@ -169,7 +172,12 @@ function hmacSha256(key: string | Buffer, ...parts: (string | Uint8Array)[]): Bu
 }
 
 /** The signature is checked before the timestamp, see `verifySignature`. */
-function judge(context: Context, expected: Buffer, candidates: Buffer[], timestamp: string | null): SignatureFailure | null {
+function judge(
+  context: Context,
+  expected: Buffer,
+  candidates: Buffer[],
+  timestamp: string | null,
+): SignatureFailure | null {
   if (!candidates.some((candidate) => constantTimeEqual(expected, candidate))) return "mismatch";
   if (timestamp !== null && Math.abs(context.nowSeconds - Number(timestamp)) > context.toleranceSeconds) {
     return "timestamp_out_of_tolerance";

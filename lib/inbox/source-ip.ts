@@ -10,7 +10,10 @@ function normalize(address: string): string {
 /** Parses TRUSTED_PROXIES: comma-separated IPs or CIDRs. Throws on an entry that is neither. */
 export function parseTrustedProxies(text: string): BlockList {
   const list = new BlockList();
-  for (const entry of text.split(",").map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of text
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const [address = "", prefix] = entry.split("/");
     const family = isIP(address);
     if (!family) throw new Error(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
@@ -33,7 +36,10 @@ function isTrusted(address: string, trusted: BlockList): boolean {
 export function resolveSourceIp(peer: string, forwardedFor: string | null, trusted: BlockList): string {
   let current = normalize(peer);
   if (!forwardedFor || !isTrusted(current, trusted)) return current;
-  const hops = forwardedFor.split(",").map(normalize).filter((hop) => isIP(hop) !== 0);
+  const hops = forwardedFor
+    .split(",")
+    .map(normalize)
+    .filter((hop) => isIP(hop) !== 0);
   for (let index = hops.length - 1; index >= 0; index -= 1) {
     current = hops[index]!;
     if (!isTrusted(current, trusted)) return current;

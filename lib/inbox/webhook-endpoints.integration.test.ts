@@ -45,13 +45,24 @@ async function newTenant(name = `Tenant ${++tenantCounter}`): Promise<Tenant> {
   return { workspaceId: workspace.id, key, client: createApiClient({ baseUrl: app.baseUrl, apiKey: key }) };
 }
 
-const call = (key: string | null, method: string, path: string, body?: unknown) => requestApi(app.baseUrl, key, method, path, body);
+const call = (key: string | null, method: string, path: string, body?: unknown) =>
+  requestApi(app.baseUrl, key, method, path, body);
 
-async function createEndpoint(tenant: Tenant, body: { name: string; description?: string; signing?: { scheme: (typeof SIGNATURE_SCHEME_NAMES)[number]; secret: string; rejectInvalid?: boolean } }) {
+async function createEndpoint(
+  tenant: Tenant,
+  body: {
+    name: string;
+    description?: string;
+    signing?: { scheme: (typeof SIGNATURE_SCHEME_NAMES)[number]; secret: string; rejectInvalid?: boolean };
+  },
+) {
   return (await tenant.client.call(createWebhookEndpointContract, { body })).data;
 }
 
-async function ingest(endpointId: string, payload: unknown = { hello: "world" }): Promise<{ status: number; deliveryId?: string }> {
+async function ingest(
+  endpointId: string,
+  payload: unknown = { hello: "world" },
+): Promise<{ status: number; deliveryId?: string }> {
   const response = await fetch(`${app.baseUrl}/webhooks/ingest/${endpointId}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -80,7 +91,10 @@ const VALID_SECRETS: Record<(typeof SIGNATURE_SCHEME_NAMES)[number], () => strin
 describe("POST /v1/webhook-endpoints", () => {
   it("creates an endpoint without signing: 201, trimmed fields, an ingest URL that works, zero counts", async () => {
     const tenant = await newTenant();
-    const response = await call(tenant.key, "POST", "/v1/webhook-endpoints", { name: "  Orders  ", description: "  Shop orders  " });
+    const response = await call(tenant.key, "POST", "/v1/webhook-endpoints", {
+      name: "  Orders  ",
+      description: "  Shop orders  ",
+    });
     expect(response.status).toBe(201);
     const parsed = createWebhookEndpointContract.response.parse(response.json);
     const endpoint = parsed.data;
@@ -99,11 +113,22 @@ describe("POST /v1/webhook-endpoints", () => {
     });
 
     const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
-    expect(row).toMatchObject({ workspaceId: tenant.workspaceId, name: "Orders", description: "Shop orders", enabled: true, signingScheme: null, signingSecret: null });
+    expect(row).toMatchObject({
+      workspaceId: tenant.workspaceId,
+      name: "Orders",
+      description: "Shop orders",
+      enabled: true,
+      signingScheme: null,
+      signingSecret: null,
+    });
     expect(row.createdAt.toISOString()).toBe(endpoint.createdAt);
 
     // The ingest URL is usable as given.
-    const delivered = await fetch(endpoint.ingestUrl, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const delivered = await fetch(endpoint.ingestUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(delivered.status).toBe(200);
     expect(await db().webhookDelivery.count({ where: { webhookEndpointId: endpoint.id } })).toBe(1);
   });
@@ -117,36 +142,45 @@ describe("POST /v1/webhook-endpoints", () => {
     expect(longest.description).toHaveLength(500);
   });
 
-  it.each(Object.entries(VALID_SECRETS))("creates an endpoint checking %s signatures and never returns the secret", async (scheme, makeSecret) => {
-    const tenant = await newTenant();
-    const secret = makeSecret();
-    const created = await call(tenant.key, "POST", "/v1/webhook-endpoints", { name: "Signed", signing: { scheme, secret, rejectInvalid: true } });
-    expect(created.status).toBe(201);
-    const endpoint = createWebhookEndpointContract.response.parse(created.json).data;
-    expect(endpoint.signing).toEqual({ scheme, rejectInvalid: true, secretHint: `…${secret.slice(-4)}` });
+  it.each(Object.entries(VALID_SECRETS))(
+    "creates an endpoint checking %s signatures and never returns the secret",
+    async (scheme, makeSecret) => {
+      const tenant = await newTenant();
+      const secret = makeSecret();
+      const created = await call(tenant.key, "POST", "/v1/webhook-endpoints", {
+        name: "Signed",
+        signing: { scheme, secret, rejectInvalid: true },
+      });
+      expect(created.status).toBe(201);
+      const endpoint = createWebhookEndpointContract.response.parse(created.json).data;
+      expect(endpoint.signing).toEqual({ scheme, rejectInvalid: true, secretHint: `…${secret.slice(-4)}` });
 
-    // Stored server-side…
-    const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
-    expect(row.signingSecret).toBe(secret);
-    expect(row.rejectInvalidSignatures).toBe(true);
+      // Stored server-side…
+      const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+      expect(row.signingSecret).toBe(secret);
+      expect(row.rejectInvalidSignatures).toBe(true);
 
-    // …but never in any answer: create, get, list, patch.
-    const answers = [
-      created.text,
-      (await call(tenant.key, "GET", `/v1/webhook-endpoints/${endpoint.id}`)).text,
-      (await call(tenant.key, "GET", "/v1/webhook-endpoints")).text,
-      (await call(tenant.key, "PATCH", `/v1/webhook-endpoints/${endpoint.id}`, { name: "Renamed" })).text,
-    ];
-    for (const text of answers) {
-      expect(text).not.toContain(secret);
-      expect(text).not.toContain(secret.slice(0, -4));
-      expect(text).toContain(`…${secret.slice(-4)}`);
-    }
-  });
+      // …but never in any answer: create, get, list, patch.
+      const answers = [
+        created.text,
+        (await call(tenant.key, "GET", `/v1/webhook-endpoints/${endpoint.id}`)).text,
+        (await call(tenant.key, "GET", "/v1/webhook-endpoints")).text,
+        (await call(tenant.key, "PATCH", `/v1/webhook-endpoints/${endpoint.id}`, { name: "Renamed" })).text,
+      ];
+      for (const text of answers) {
+        expect(text).not.toContain(secret);
+        expect(text).not.toContain(secret.slice(0, -4));
+        expect(text).toContain(`…${secret.slice(-4)}`);
+      }
+    },
+  );
 
   it("defaults rejectInvalid to false", async () => {
     const tenant = await newTenant();
-    const endpoint = await createEndpoint(tenant, { name: "Signed", signing: { scheme: "github", secret: "topsecret-value" } });
+    const endpoint = await createEndpoint(tenant, {
+      name: "Signed",
+      signing: { scheme: "github", secret: "topsecret-value" },
+    });
     expect(endpoint.signing).toEqual({ scheme: "github", rejectInvalid: false, secretHint: "…alue" });
   });
 
@@ -156,7 +190,10 @@ describe("POST /v1/webhook-endpoints", () => {
     ["a secret with surrounding whitespace", "github", "  padded-secret  "],
   ])("refuses %s with 400 naming signing.secret and stores nothing", async (_case, scheme, secret) => {
     const tenant = await newTenant();
-    const response = await call(tenant.key, "POST", "/v1/webhook-endpoints", { name: "Bad secret", signing: { scheme, secret } });
+    const response = await call(tenant.key, "POST", "/v1/webhook-endpoints", {
+      name: "Bad secret",
+      signing: { scheme, secret },
+    });
     expect(response.status).toBe(400);
     expect(errorOf(response.json).code).toBe("validation_error");
     expect(detailPaths(response.json)).toEqual(["signing.secret"]);
@@ -174,13 +211,29 @@ describe("POST /v1/webhook-endpoints", () => {
     ["a description over 500 characters", { name: "ok", description: "d".repeat(501) }, ["description"]],
     ["a numeric description", { name: "ok", description: 7 }, ["description"]],
     ["an unknown key", { name: "ok", color: "red" }, ["color"]],
-    ["an unknown signature scheme", { name: "ok", signing: { scheme: "paypal", secret: "s3cret" } }, ["signing.scheme"]],
+    [
+      "an unknown signature scheme",
+      { name: "ok", signing: { scheme: "paypal", secret: "s3cret" } },
+      ["signing.scheme"],
+    ],
     ["a signing config without a secret", { name: "ok", signing: { scheme: "github" } }, ["signing.secret"]],
     ["an empty secret", { name: "ok", signing: { scheme: "github", secret: "" } }, ["signing.secret"]],
-    ["a non-boolean rejectInvalid", { name: "ok", signing: { scheme: "github", secret: "s3cret", rejectInvalid: "yes" } }, ["signing.rejectInvalid"]],
-    ["an unknown key inside signing", { name: "ok", signing: { scheme: "github", secret: "s3cret", algo: "sha1" } }, ["signing.algo"]],
+    [
+      "a non-boolean rejectInvalid",
+      { name: "ok", signing: { scheme: "github", secret: "s3cret", rejectInvalid: "yes" } },
+      ["signing.rejectInvalid"],
+    ],
+    [
+      "an unknown key inside signing",
+      { name: "ok", signing: { scheme: "github", secret: "s3cret", algo: "sha1" } },
+      ["signing.algo"],
+    ],
     ["signing as a string", { name: "ok", signing: "github" }, ["signing"]],
-    ["several bad fields at once", { name: "", description: 5, signing: { scheme: "nope", secret: 1 }, extra: true }, ["description", "extra", "name", "signing.scheme", "signing.secret"]],
+    [
+      "several bad fields at once",
+      { name: "", description: 5, signing: { scheme: "nope", secret: 1 }, extra: true },
+      ["description", "extra", "name", "signing.scheme", "signing.secret"],
+    ],
   ])("refuses %s with 400 naming each bad field", async (_case, body, paths) => {
     const tenant = await newTenant();
     const response = await call(tenant.key, "POST", "/v1/webhook-endpoints", body);
@@ -192,8 +245,8 @@ describe("POST /v1/webhook-endpoints", () => {
 
   it.each<[string, unknown]>([
     ["a JSON array", []],
-    ["a JSON string", "\"Orders\""],
-    ["malformed JSON", "{\"name\": "],
+    ["a JSON string", '"Orders"'],
+    ["malformed JSON", '{"name": '],
     ["no body", undefined],
   ])("refuses %s with 400", async (_case, body) => {
     const tenant = await newTenant();
@@ -217,14 +270,17 @@ describe("POST /v1/webhook-endpoints", () => {
 
 describe("ids", () => {
   const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-  const decodeBase62 = (text: string) => [...text].reduce((value, character) => value * 62n + BigInt(BASE62.indexOf(character)), 0n);
+  const decodeBase62 = (text: string) =>
+    [...text].reduce((value, character) => value * 62n + BigInt(BASE62.indexOf(character)), 0n);
 
   it("are we_ plus at least 22 base62 characters, distinct, with 128 bits that all vary", async () => {
     const tenant = await newTenant();
     const ids: string[] = [];
     // Created back to back, many within the same millisecond.
     for (let batch = 0; batch < 5; batch += 1) {
-      const created = await Promise.all(Array.from({ length: 8 }, (_, index) => createEndpoint(tenant, { name: `e${index}` })));
+      const created = await Promise.all(
+        Array.from({ length: 8 }, (_, index) => createEndpoint(tenant, { name: `e${index}` })),
+      );
       ids.push(...created.map((endpoint) => endpoint.id));
     }
     expect(new Set(ids).size).toBe(ids.length);
@@ -282,7 +338,8 @@ describe("GET /v1/webhook-endpoints and /:id", () => {
     const tenant = await newTenant();
     const ids: string[] = [];
     for (let index = 0; index < 7; index += 1) ids.push((await createEndpoint(tenant, { name: `Tied ${index}` })).id);
-    await db().$executeRaw`UPDATE webhook_endpoints SET created_at = '2030-01-01T00:00:00.000Z' WHERE workspace_id = ${tenant.workspaceId}`;
+    await db()
+      .$executeRaw`UPDATE webhook_endpoints SET created_at = '2030-01-01T00:00:00.000Z' WHERE workspace_id = ${tenant.workspaceId}`;
 
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -295,8 +352,10 @@ describe("GET /v1/webhook-endpoints and /:id", () => {
     expect(cursor).toBeUndefined();
     expect(seen).toHaveLength(7);
     expect(new Set(seen)).toEqual(new Set(ids));
-    const expectedOrder = (await db().$queryRaw<{ id: string }[]>`
-      SELECT id FROM webhook_endpoints WHERE workspace_id = ${tenant.workspaceId} ORDER BY created_at DESC, id DESC`).map((row) => row.id);
+    const expectedOrder = (
+      await db().$queryRaw<{ id: string }[]>`
+      SELECT id FROM webhook_endpoints WHERE workspace_id = ${tenant.workspaceId} ORDER BY created_at DESC, id DESC`
+    ).map((row) => row.id);
     expect(seen).toEqual(expectedOrder);
   });
 
@@ -325,7 +384,9 @@ describe("GET /v1/webhook-endpoints and /:id", () => {
       expect(detailPaths(response.json)).toEqual(["cursor"]);
     }
     // The untouched cursor still works.
-    expect((await call(tenant.key, "GET", `/v1/webhook-endpoints?limit=1&cursor=${encodeURIComponent(cursor)}`)).status).toBe(200);
+    expect(
+      (await call(tenant.key, "GET", `/v1/webhook-endpoints?limit=1&cursor=${encodeURIComponent(cursor)}`)).status,
+    ).toBe(200);
   });
 
   it("answers 404 for unknown ids", async () => {
@@ -348,7 +409,9 @@ describe("PATCH /v1/webhook-endpoints/:id", () => {
     const tenant = await newTenant();
     const original = await createEndpoint(tenant, { name: "Original", description: "desc" });
     const patch = (body: z.input<typeof updateWebhookEndpointContract.body>) =>
-      tenant.client.call(updateWebhookEndpointContract, { params: { id: original.id }, body }).then((answer) => answer.data);
+      tenant.client
+        .call(updateWebhookEndpointContract, { params: { id: original.id }, body })
+        .then((answer) => answer.data);
 
     await sleep(5);
     const renamed = await patch({ name: "  Renamed  " });
@@ -367,7 +430,9 @@ describe("PATCH /v1/webhook-endpoints/:id", () => {
     // A disabled endpoint answers 404 to senders and stores nothing; it is still listed for its owner.
     expect((await ingest(original.id)).status).toBe(404);
     expect(await db().webhookDelivery.count({ where: { webhookEndpointId: original.id } })).toBe(0);
-    expect((await tenant.client.call(getWebhookEndpointContract, { params: { id: original.id } })).data.enabled).toBe(false);
+    expect((await tenant.client.call(getWebhookEndpointContract, { params: { id: original.id } })).data.enabled).toBe(
+      false,
+    );
 
     const enabled = await patch({ enabled: true });
     expect(enabled.enabled).toBe(true);
@@ -375,7 +440,11 @@ describe("PATCH /v1/webhook-endpoints/:id", () => {
 
     const secret = "first-secret-abcd";
     const signed = await patch({ signing: { scheme: "github", secret } });
-    expect(signed).toMatchObject({ name: "Renamed", enabled: true, signing: { scheme: "github", rejectInvalid: false, secretHint: "…abcd" } });
+    expect(signed).toMatchObject({
+      name: "Renamed",
+      enabled: true,
+      signing: { scheme: "github", rejectInvalid: false, secretHint: "…abcd" },
+    });
     let row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: original.id } });
     expect(row).toMatchObject({ signingScheme: "github", signingSecret: secret, rejectInvalidSignatures: false });
 
@@ -389,7 +458,15 @@ describe("PATCH /v1/webhook-endpoints/:id", () => {
 
     // Several at once.
     const both = await patch({ name: "Both", description: "again", enabled: false });
-    expect(both).toMatchObject({ id: original.id, workspaceId: tenant.workspaceId, name: "Both", description: "again", enabled: false, signing: null, createdAt: original.createdAt });
+    expect(both).toMatchObject({
+      id: original.id,
+      workspaceId: tenant.workspaceId,
+      name: "Both",
+      description: "again",
+      enabled: false,
+      signing: null,
+      createdAt: original.createdAt,
+    });
   });
 
   it.each<[string, unknown, string[]]>([
@@ -407,7 +484,11 @@ describe("PATCH /v1/webhook-endpoints/:id", () => {
     ["an invalid secret for the scheme", { signing: { scheme: "stripe", secret: "sk_test_abc" } }, ["signing.secret"]],
   ])("refuses %s with 400 and changes nothing", async (_case, body, paths) => {
     const tenant = await newTenant();
-    const endpoint = await createEndpoint(tenant, { name: "Stable", description: "kept", signing: { scheme: "github", secret: "kept-secret" } });
+    const endpoint = await createEndpoint(tenant, {
+      name: "Stable",
+      description: "kept",
+      signing: { scheme: "github", secret: "kept-secret" },
+    });
     const before = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
     const response = await call(tenant.key, "PATCH", `/v1/webhook-endpoints/${endpoint.id}`, body);
     expect(response.status).toBe(400);
@@ -435,7 +516,12 @@ describe("counts", () => {
     const listed = (await tenant.client.call(listWebhookEndpointsContract, { query: {} })).data.endpoints;
     expect(listed.find((item) => item.id === endpoint.id)).toMatchObject({ pendingCount: 2, totalCount: 3 });
     expect(listed.find((item) => item.id === quiet.id)).toMatchObject({ pendingCount: 0, totalCount: 0 });
-    const patched = (await tenant.client.call(updateWebhookEndpointContract, { params: { id: endpoint.id }, body: { name: "Still counted" } })).data;
+    const patched = (
+      await tenant.client.call(updateWebhookEndpointContract, {
+        params: { id: endpoint.id },
+        body: { name: "Still counted" },
+      })
+    ).data;
     expect(patched).toMatchObject({ pendingCount: 2, totalCount: 3 });
   });
 });
@@ -475,12 +561,20 @@ describe("tenant isolation", () => {
   it("gives another workspace's key 404 on GET/PATCH/DELETE and an empty list, and leaves the endpoint intact", async () => {
     const owner = await newTenant("Owner");
     const intruder = await newTenant("Intruder");
-    const endpoint = await createEndpoint(owner, { name: "Private", description: "mine", signing: { scheme: "github", secret: "owner-secret-1234" } });
+    const endpoint = await createEndpoint(owner, {
+      name: "Private",
+      description: "mine",
+      signing: { scheme: "github", secret: "owner-secret-1234" },
+    });
     expect((await ingest(endpoint.id)).status).toBe(200);
     const before = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
 
     const get = await call(intruder.key, "GET", `/v1/webhook-endpoints/${endpoint.id}`);
-    const patch = await call(intruder.key, "PATCH", `/v1/webhook-endpoints/${endpoint.id}`, { name: "Stolen", enabled: false, signing: null });
+    const patch = await call(intruder.key, "PATCH", `/v1/webhook-endpoints/${endpoint.id}`, {
+      name: "Stolen",
+      enabled: false,
+      signing: null,
+    });
     const remove = await call(intruder.key, "DELETE", `/v1/webhook-endpoints/${endpoint.id}`);
     for (const response of [get, patch, remove]) {
       expect(response.status).toBe(404);
@@ -494,11 +588,20 @@ describe("tenant isolation", () => {
     expect(await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toEqual(before);
     expect(await db().webhookDelivery.count({ where: { webhookEndpointId: endpoint.id } })).toBe(1);
     const ownerView = (await owner.client.call(getWebhookEndpointContract, { params: { id: endpoint.id } })).data;
-    expect(ownerView).toMatchObject({ name: "Private", description: "mine", enabled: true, totalCount: 1, pendingCount: 1, signing: { scheme: "github" } });
+    expect(ownerView).toMatchObject({
+      name: "Private",
+      description: "mine",
+      enabled: true,
+      totalCount: 1,
+      pendingCount: 1,
+      signing: { scheme: "github" },
+    });
     expect((await ingest(endpoint.id)).status).toBe(200);
 
     // The typed client surfaces the same 404.
-    const error = await intruder.client.call(getWebhookEndpointContract, { params: { id: endpoint.id } }).catch((caught: unknown) => caught);
+    const error = await intruder.client
+      .call(getWebhookEndpointContract, { params: { id: endpoint.id } })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiClientError);
     expect(error).toMatchObject({ status: 404, code: "not_found" });
   });

@@ -62,7 +62,11 @@ async function countDeliveries(endpointIds: string[]): Promise<Map<string, { pen
   return new Map(rows.map((row) => [row.endpoint_id, { pending: Number(row.pending), total: Number(row.total) }]));
 }
 
-function toResource(row: EndpointRow, counts: { pending: number; total: number } | undefined, baseUrl: string): WebhookEndpointResource {
+function toResource(
+  row: EndpointRow,
+  counts: { pending: number; total: number } | undefined,
+  baseUrl: string,
+): WebhookEndpointResource {
   return {
     id: row.id,
     workspaceId: row.workspaceId,
@@ -72,7 +76,11 @@ function toResource(row: EndpointRow, counts: { pending: number; total: number }
     enabled: row.enabled,
     signing:
       row.signingScheme && row.signingSecret
-        ? { scheme: toSignatureSchemeName(row.signingScheme), rejectInvalid: row.rejectInvalidSignatures, secretHint: `…${row.signingSecret.slice(-4)}` }
+        ? {
+            scheme: toSignatureSchemeName(row.signingScheme),
+            rejectInvalid: row.rejectInvalidSignatures,
+            secretHint: `…${row.signingSecret.slice(-4)}`,
+          }
         : null,
     pendingCount: counts?.pending ?? 0,
     totalCount: counts?.total ?? 0,
@@ -89,8 +97,15 @@ async function withCounts(rows: EndpointRow[], baseUrl: string): Promise<Webhook
 function signingColumns(signing: SigningInput | null) {
   if (!signing) return { signingScheme: null, signingSecret: null, rejectInvalidSignatures: false };
   const problem = secretProblem(signing.scheme, signing.secret);
-  if (problem) throw new ApiError("validation_error", `Invalid signing secret: ${problem}`, { details: [{ path: "signing.secret", message: problem }] });
-  return { signingScheme: toStoredScheme(signing.scheme), signingSecret: signing.secret, rejectInvalidSignatures: signing.rejectInvalid };
+  if (problem)
+    throw new ApiError("validation_error", `Invalid signing secret: ${problem}`, {
+      details: [{ path: "signing.secret", message: problem }],
+    });
+  return {
+    signingScheme: toStoredScheme(signing.scheme),
+    signingSecret: signing.secret,
+    rejectInvalidSignatures: signing.rejectInvalid,
+  };
 }
 
 const notFound = () => new ApiError("not_found", "No such webhook endpoint.");
@@ -116,20 +131,35 @@ export async function createWebhookEndpoint(options: {
   return toResource(row, undefined, options.baseUrl);
 }
 
-export async function getWebhookEndpoint(options: { workspaceId: string; endpointId: string; baseUrl: string }): Promise<WebhookEndpointResource> {
-  const row = await db().webhookEndpoint.findFirst({ where: { id: options.endpointId, workspaceId: options.workspaceId }, select: endpointColumns });
+export async function getWebhookEndpoint(options: {
+  workspaceId: string;
+  endpointId: string;
+  baseUrl: string;
+}): Promise<WebhookEndpointResource> {
+  const row = await db().webhookEndpoint.findFirst({
+    where: { id: options.endpointId, workspaceId: options.workspaceId },
+    select: endpointColumns,
+  });
   if (!row) throw notFound();
   const [resource] = await withCounts([row], options.baseUrl);
   return resource!;
 }
 
-export async function listWebhookEndpoints(options: { workspaceId: string; limit: number; cursor?: string; baseUrl: string }) {
+export async function listWebhookEndpoints(options: {
+  workspaceId: string;
+  limit: number;
+  cursor?: string;
+  baseUrl: string;
+}) {
   const scope = { workspaceId: options.workspaceId, list: "webhook-endpoints" };
   const after = options.cursor ? decodeCursor(options.cursor, scope) : null;
   const rows = await db().webhookEndpoint.findMany({
     where: {
       workspaceId: options.workspaceId,
-      ...(after && { createdAt: { lte: after.createdAt }, OR: [{ createdAt: { lt: after.createdAt } }, { id: { lt: after.id } }] }),
+      ...(after && {
+        createdAt: { lte: after.createdAt },
+        OR: [{ createdAt: { lt: after.createdAt } }, { id: { lt: after.id } }],
+      }),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: options.limit + 1,
@@ -161,8 +191,12 @@ export async function updateWebhookEndpoint(options: {
 /** Deletes the endpoint and, in the same statement (ON DELETE CASCADE), every delivery it received. */
 export async function deleteWebhookEndpoint(options: { workspaceId: string; endpointId: string }) {
   return db().$transaction(async (tx) => {
-    const deliveries = await tx.webhookDelivery.count({ where: { webhookEndpointId: options.endpointId, workspaceId: options.workspaceId } });
-    const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: options.endpointId, workspaceId: options.workspaceId } });
+    const deliveries = await tx.webhookDelivery.count({
+      where: { webhookEndpointId: options.endpointId, workspaceId: options.workspaceId },
+    });
+    const { count } = await tx.webhookEndpoint.deleteMany({
+      where: { id: options.endpointId, workspaceId: options.workspaceId },
+    });
     if (count === 0) throw notFound();
     return { id: options.endpointId, deleted: true as const, deletedDeliveries: deliveries };
   });

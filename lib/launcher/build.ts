@@ -3,7 +3,14 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 // What the production build is made from. Test files are not part of it, so editing one never forces a rebuild.
-const SOURCES = ["app", "lib", "next.config.js", "package-lock.json", "tsconfig.json", path.join("prisma", "schema.prisma")];
+const SOURCES = [
+  "app",
+  "lib",
+  "next.config.js",
+  "package-lock.json",
+  "tsconfig.json",
+  path.join("prisma", "schema.prisma"),
+];
 
 function newestMtime(entry: string): number {
   let stats;
@@ -29,7 +36,12 @@ export function staleBuildReason(root: string): string | null {
 
 /** Runs `next build` (after `prisma generate`, which the build imports) and throws if it fails. */
 export function buildApp(root: string): void {
-  const run = (args: string[]) => spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, args, {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    });
   const generate = run([path.join(root, "node_modules", "prisma", "build", "index.js"), "generate"]);
   if (generate.status !== 0) throw new Error("`prisma generate` failed; see the output above.");
   const build = run([path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"]);

@@ -16,7 +16,10 @@ describe("ensureDemoWorkspace", () => {
     expect(await verifyApiKey(demo.liveKey)).toMatchObject({ mode: "live", workspace: { id: demo.workspaceId } });
     expect(await verifyApiKey(demo.testKey)).toMatchObject({ mode: "test", workspace: { id: demo.workspaceId } });
 
-    const user = await db().user.findUniqueOrThrow({ where: { email: DEMO_USER_EMAIL }, include: { memberships: true } });
+    const user = await db().user.findUniqueOrThrow({
+      where: { email: DEMO_USER_EMAIL },
+      include: { memberships: true },
+    });
     expect(await verifyPassword(demo.password, user.passwordHash ?? "")).toBe(true);
     expect(user.memberships).toEqual([expect.objectContaining({ workspaceId: demo.workspaceId, role: "owner" })]);
 

@@ -30,12 +30,38 @@ export async function ensureDemoWorkspace(): Promise<DemoCredentials | null> {
   const demo = await db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_KEY})`;
     if ((await tx.workspace.count()) > 0) return null;
-    const user = await tx.user.create({ data: { id: createId("usr"), email: DEMO_USER_EMAIL, name: "Demo user", passwordHash } });
+    const user = await tx.user.create({
+      data: { id: createId("usr"), email: DEMO_USER_EMAIL, name: "Demo user", passwordHash },
+    });
     const workspace = await createWorkspace({ name: "Demo workspace", ownerUserId: user.id, client: tx });
-    const live = await createApiKey({ workspaceId: workspace.id, name: "Demo live key", mode: "live", createdByUserId: user.id, client: tx });
-    const test = await createApiKey({ workspaceId: workspace.id, name: "Demo test key", mode: "test", createdByUserId: user.id, client: tx });
-    return { workspaceId: workspace.id, workspaceName: workspace.name, email: user.email, password, liveKey: live.key, testKey: test.key };
+    const live = await createApiKey({
+      workspaceId: workspace.id,
+      name: "Demo live key",
+      mode: "live",
+      createdByUserId: user.id,
+      client: tx,
+    });
+    const test = await createApiKey({
+      workspaceId: workspace.id,
+      name: "Demo test key",
+      mode: "test",
+      createdByUserId: user.id,
+      client: tx,
+    });
+    return {
+      workspaceId: workspace.id,
+      workspaceName: workspace.name,
+      email: user.email,
+      password,
+      liveKey: live.key,
+      testKey: test.key,
+    };
   });
-  if (demo) await setSubscriptionAllowance({ workspaceId: demo.workspaceId, allowanceCents: DEMO_ALLOWANCE_CENTS, note: "Demo workspace allowance" });
+  if (demo)
+    await setSubscriptionAllowance({
+      workspaceId: demo.workspaceId,
+      allowanceCents: DEMO_ALLOWANCE_CENTS,
+      note: "Demo workspace allowance",
+    });
   return demo;
 }

@@ -37,8 +37,14 @@ async function liveKey(purchasedCents = 100) {
 
 async function details(key: string | null, videoId: string | null) {
   const query = videoId === null ? "" : `?video_id=${encodeURIComponent(videoId)}`;
-  const response = await fetch(`${app.baseUrl}/v1/data/media/video/details${query}`, { headers: key ? { authorization: `Bearer ${key}` } : {} });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+  const response = await fetch(`${app.baseUrl}/v1/data/media/video/details${query}`, {
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as Record<string, unknown>,
+  };
 }
 
 const normalId = () => Object.values(FAKE_VIDEOS)[0]!;
@@ -50,7 +56,21 @@ describe("video details", () => {
     expect(answer.status).toBe(200);
     const body = answer.body;
     expect(Object.keys(body).sort()).toEqual(
-      ["video_id", "title", "author", "number_of_views", "video_length", "description", "is_live_content", "published_time", "channel_id", "category", "type", "keywords", "thumbnails"].sort(),
+      [
+        "video_id",
+        "title",
+        "author",
+        "number_of_views",
+        "video_length",
+        "description",
+        "is_live_content",
+        "published_time",
+        "channel_id",
+        "category",
+        "type",
+        "keywords",
+        "thumbnails",
+      ].sort(),
     );
     expect(body).toMatchObject({
       video_id: normalId(),
@@ -117,7 +137,10 @@ describe("video details", () => {
 
   it("answers 401 with a detail for a missing or bad key", async () => {
     expect(await details(null, normalId())).toMatchObject({ status: 401, body: { detail: expect.any(String) } });
-    expect(await details(`sbx_live_${"A".repeat(40)}`, normalId())).toMatchObject({ status: 401, body: { detail: expect.any(String) } });
+    expect(await details(`sbx_live_${"A".repeat(40)}`, normalId())).toMatchObject({
+      status: 401,
+      body: { detail: expect.any(String) },
+    });
   });
 
   it("answers 402 before asking YouTube when the balance cannot cover the price", async () => {
@@ -145,6 +168,8 @@ describe("video details", () => {
 
     const charged = await db().ledgerEntry.findMany({ where: { workspaceId, kind: "usage" } });
     expect(charged.length).toBe(statuses.filter((status) => status === 200).length);
-    expect(await db().enrichmentCacheEntry.count({ where: { operation: "media_video_details" } })).toBe(statuses.filter((status) => status === 200).length);
+    expect(await db().enrichmentCacheEntry.count({ where: { operation: "media_video_details" } })).toBe(
+      statuses.filter((status) => status === 200).length,
+    );
   });
 });

@@ -2,7 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createOutboundClient } from "@/lib/outbound/outbound-client";
 import type { OutboundClient, OutboundRequest } from "@/lib/outbound/types";
 import { FAKE_VIDEOS, loadFakeYouTubeFixture, startFakeYouTube, type FakeYouTube } from "@/test/fakes/youtube-server";
-import { fetchVideoDetails, type FetchVideoDetailsOptions, VideoError, type VideoDetails, type VideoFailure } from "./youtube";
+import {
+  fetchVideoDetails,
+  type FetchVideoDetailsOptions,
+  VideoError,
+  type VideoDetails,
+  type VideoFailure,
+} from "./youtube";
 
 // Real HTTP on loopback against the local fake, through the SSRF-safe outbound client with loopback allowed (as
 // OUTBOUND_ALLOW_LOOPBACK does for the app's tests); nothing here can reach YouTube.
@@ -10,7 +16,9 @@ let fake: FakeYouTube;
 const http = createOutboundClient({ allowLoopback: true });
 
 /** A client that answers every request itself, with no network, and counts the calls. */
-function scripted(answer: (init: OutboundRequest | undefined) => { status: number; body: string }): OutboundClient & { calls: number } {
+function scripted(
+  answer: (init: OutboundRequest | undefined) => { status: number; body: string },
+): OutboundClient & { calls: number } {
   const client = {
     calls: 0,
     userAgent: "test",
@@ -19,7 +27,16 @@ function scripted(answer: (init: OutboundRequest | undefined) => { status: numbe
       const { status, body } = answer(init);
       const bytes = Buffer.from(body);
       const text = () => bytes.toString("utf8");
-      return { url: String(url), status, headers: new Headers({ "content-type": "application/json" }), body: bytes, truncated: false, chain: [String(url)], text, json: () => JSON.parse(text()) as unknown };
+      return {
+        url: String(url),
+        status,
+        headers: new Headers({ "content-type": "application/json" }),
+        body: bytes,
+        truncated: false,
+        chain: [String(url)],
+        text,
+        json: () => JSON.parse(text()) as unknown,
+      };
     },
   };
   return client;
@@ -113,8 +130,19 @@ describe("fetchVideoDetails: mapping (spec §2.5)", () => {
     });
     expect(Object.keys(video).sort()).toEqual(
       [
-        "video_id", "title", "author", "number_of_views", "video_length", "description", "is_live_content",
-        "published_time", "channel_id", "category", "type", "keywords", "thumbnails",
+        "video_id",
+        "title",
+        "author",
+        "number_of_views",
+        "video_length",
+        "description",
+        "is_live_content",
+        "published_time",
+        "channel_id",
+        "category",
+        "type",
+        "keywords",
+        "thumbnails",
       ].sort(),
     );
     expect(Number.isInteger(video.number_of_views)).toBe(true);
@@ -142,27 +170,56 @@ describe("fetchVideoDetails: mapping (spec §2.5)", () => {
 
   it("recognises a Short", async () => {
     const video = await details(FAKE_VIDEOS.short);
-    expect(video).toMatchObject({ type: "short", video_length: "42", number_of_views: 250000, is_live_content: "False", category: "Autos & Vehicles", published_time: "2024-06-02" });
+    expect(video).toMatchObject({
+      type: "short",
+      video_length: "42",
+      number_of_views: 250000,
+      is_live_content: "False",
+      category: "Autos & Vehicles",
+      published_time: "2024-06-02",
+    });
   });
 
   it("recognises a live stream on air", async () => {
     const video = await details(FAKE_VIDEOS.live);
-    expect(video).toMatchObject({ type: "live", is_live_content: "True", video_length: "0", number_of_views: 98765, published_time: "2025-01-05" });
+    expect(video).toMatchObject({
+      type: "live",
+      is_live_content: "True",
+      video_length: "0",
+      number_of_views: 98765,
+      published_time: "2025-01-05",
+    });
   });
 
   it("recognises an upcoming premiere", async () => {
     const video = await details(FAKE_VIDEOS.premiere);
-    expect(video).toMatchObject({ type: "premiere", is_live_content: "False", video_length: "0", number_of_views: 0, published_time: "2025-12-31" });
+    expect(video).toMatchObject({
+      type: "premiere",
+      is_live_content: "False",
+      video_length: "0",
+      number_of_views: 0,
+      published_time: "2025-12-31",
+    });
   });
 
   it("recognises an upcoming live stream, with no view count yet", async () => {
     const video = await details(FAKE_VIDEOS.upcoming);
-    expect(video).toMatchObject({ type: "upcoming", is_live_content: "True", number_of_views: 0, keywords: ["q&a", "live"] });
+    expect(video).toMatchObject({
+      type: "upcoming",
+      is_live_content: "True",
+      number_of_views: 0,
+      keywords: ["q&a", "live"],
+    });
   });
 
   it("returns the public details of a region-blocked video when YouTube sends them", async () => {
     const video = await details(FAKE_VIDEOS.regionBlocked);
-    expect(video).toMatchObject({ video_id: "fakeRegion1", type: "video", category: "News & Politics", published_time: "2023-11-02" });
+    expect(video).toMatchObject({
+      video_id: "fakeRegion1",
+      type: "video",
+      category: "News & Politics",
+      published_time: "2023-11-02",
+    });
   });
 });
 
@@ -269,7 +326,12 @@ describe("fetchVideoDetails: failures", () => {
     ["JSON that is not an object", "[1,2,3]"],
     ["no playability status", JSON.stringify({ videoDetails: { videoId: FAKE_VIDEOS.normal } })],
     ["an unknown playability status", JSON.stringify({ playabilityStatus: { status: "SOMETHING_NEW" } })],
-    ["a bot check", JSON.stringify({ playabilityStatus: { status: "LOGIN_REQUIRED", reason: "Sign in to confirm you’re not a bot" } })],
+    [
+      "a bot check",
+      JSON.stringify({
+        playabilityStatus: { status: "LOGIN_REQUIRED", reason: "Sign in to confirm you’re not a bot" },
+      }),
+    ],
   ])("upstream for %s, without retry", async (_name, text) => {
     const answering = scripted(() => ({ status: 200, body: text }));
     await expectFailure(details(FAKE_VIDEOS.normal, { http: answering }), "upstream");
@@ -278,7 +340,13 @@ describe("fetchVideoDetails: failures", () => {
 
   it("upstream when the answer is about another video", async () => {
     const fixture = loadFakeYouTubeFixture("normal");
-    const answering = scripted(() => ({ status: 200, body: JSON.stringify({ ...fixture, videoDetails: { ...(fixture.videoDetails as object), videoId: "otherVideo1" } }) }));
+    const answering = scripted(() => ({
+      status: 200,
+      body: JSON.stringify({
+        ...fixture,
+        videoDetails: { ...(fixture.videoDetails as object), videoId: "otherVideo1" },
+      }),
+    }));
     await expectFailure(details(FAKE_VIDEOS.normal, { http: answering }), "upstream");
     // The same fixture with the right id maps fine: the id is what failed above.
     const unchanged = scripted(() => ({ status: 200, body: JSON.stringify(fixture) }));

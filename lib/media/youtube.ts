@@ -168,9 +168,12 @@ async function attempt(videoId: string, options: FetchVideoDetailsOptions): Prom
   } catch (error) {
     if (options.signal?.aborted) throw new VideoError("upstream", "video details request aborted", { cause: error });
     // Refused (a blocked address or URL) or too large: trying again cannot help.
-    if (error instanceof OutboundRefusedError) throw new VideoError("upstream", "video details request refused", { cause: error });
-    if (error instanceof OutboundError && error.reason === "too_large") throw new VideoError("upstream", "video details answer too large", { cause: error });
-    if (error instanceof OutboundError && error.reason === "timeout") throw new RetryableError("upstream", "video details request timed out", { cause: error });
+    if (error instanceof OutboundRefusedError)
+      throw new VideoError("upstream", "video details request refused", { cause: error });
+    if (error instanceof OutboundError && error.reason === "too_large")
+      throw new VideoError("upstream", "video details answer too large", { cause: error });
+    if (error instanceof OutboundError && error.reason === "timeout")
+      throw new RetryableError("upstream", "video details request timed out", { cause: error });
     throw new RetryableError("upstream", "video details request failed", { cause: error });
   }
 
@@ -181,7 +184,9 @@ async function attempt(videoId: string, options: FetchVideoDetailsOptions): Prom
   try {
     return JSON.parse(response.text()) as unknown;
   } catch (error) {
-    throw new VideoError("upstream", "video details upstream answered with something other than JSON", { cause: error });
+    throw new VideoError("upstream", "video details upstream answered with something other than JSON", {
+      cause: error,
+    });
   }
 }
 
@@ -208,7 +213,8 @@ function reasonText(status: Json): string {
     else if (Array.isArray(value)) value.forEach(collect);
     else if (isObject(value)) {
       if (typeof value.simpleText === "string") parts.push(value.simpleText);
-      if (Array.isArray(value.runs)) for (const run of value.runs) if (isObject(run) && typeof run.text === "string") parts.push(run.text);
+      if (Array.isArray(value.runs))
+        for (const run of value.runs) if (isObject(run) && typeof run.text === "string") parts.push(run.text);
     }
   };
   collect(status.reason);
@@ -224,7 +230,8 @@ function reasonText(status: Json): string {
 function interpret(videoId: string, body: unknown): VideoDetails {
   if (!isObject(body)) throw new VideoError("upstream", "unexpected video details shape");
   const playability = objectAt(body, "playabilityStatus");
-  if (!playability || typeof playability.status !== "string") throw new VideoError("upstream", "unexpected video details shape");
+  if (!playability || typeof playability.status !== "string")
+    throw new VideoError("upstream", "unexpected video details shape");
   const status = playability.status;
   const reason = reasonText(playability);
   const hasDetails = isObject(body.videoDetails);
@@ -243,10 +250,14 @@ function interpret(videoId: string, body: unknown): VideoDetails {
   let failure: VideoFailure = "upstream";
   if (
     ["AGE_VERIFICATION_REQUIRED", "AGE_CHECK_REQUIRED", "CONTENT_CHECK_REQUIRED"].includes(status) ||
-    ((status === "LOGIN_REQUIRED" || status === "UNPLAYABLE") && /confirm your age|age-restricted|age restricted|inappropriate for some users/.test(reason))
+    ((status === "LOGIN_REQUIRED" || status === "UNPLAYABLE") &&
+      /confirm your age|age-restricted|age restricted|inappropriate for some users/.test(reason))
   ) {
     failure = "age_restricted";
-  } else if (status === "UNPLAYABLE" && /not available in your country|not made this video available in your country|your country/.test(reason)) {
+  } else if (
+    status === "UNPLAYABLE" &&
+    /not available in your country|not made this video available in your country|your country/.test(reason)
+  ) {
     failure = "region_blocked";
   }
   if (failure === "upstream") throw new VideoError("upstream", "video details are not available");
@@ -257,7 +268,10 @@ function interpret(videoId: string, body: unknown): VideoDetails {
       // Partial details: report the restriction itself.
     }
   }
-  throw new VideoError(failure, failure === "age_restricted" ? "video is age restricted" : "video is not available in this region");
+  throw new VideoError(
+    failure,
+    failure === "age_restricted" ? "video is age restricted" : "video is not available in this region",
+  );
 }
 
 function shapeError(field: string): VideoError {
@@ -285,17 +299,24 @@ function mapDetails(videoId: string, body: Json, playability: Json, reason: stri
   const id = requiredString(details, "videoId");
   if (id !== videoId) throw shapeError("videoId");
   const isLiveContent = details.isLiveContent === true;
-  if (details.isLiveContent !== undefined && typeof details.isLiveContent !== "boolean") throw shapeError("isLiveContent");
+  if (details.isLiveContent !== undefined && typeof details.isLiveContent !== "boolean")
+    throw shapeError("isLiveContent");
 
   const broadcast = objectAt(micro, "liveBroadcastDetails");
   const isLiveNow = broadcast?.isLiveNow === true || details.isLive === true;
   const scheduledStart =
     typeof broadcast?.startTimestamp === "string" ||
-    typeof objectAt(playability, "liveStreamability", "liveStreamabilityRenderer", "offlineSlate", "liveStreamOfflineSlateRenderer")
-      ?.scheduledStartTime === "string";
+    typeof objectAt(
+      playability,
+      "liveStreamability",
+      "liveStreamabilityRenderer",
+      "offlineSlate",
+      "liveStreamOfflineSlateRenderer",
+    )?.scheduledStartTime === "string";
   const ended = typeof broadcast?.endTimestamp === "string";
   const upcoming =
-    !isLiveNow && (details.isUpcoming === true || (playability.status === "LIVE_STREAM_OFFLINE" && scheduledStart && !ended));
+    !isLiveNow &&
+    (details.isUpcoming === true || (playability.status === "LIVE_STREAM_OFFLINE" && scheduledStart && !ended));
 
   const lengthSeconds = digits(details, "lengthSeconds", upcoming || isLiveNow ? "0" : undefined);
   const viewCount = digits(details, "viewCount", upcoming ? "0" : undefined);
@@ -309,7 +330,8 @@ function mapDetails(videoId: string, body: Json, playability: Json, reason: stri
   if (typeof description !== "string") throw shapeError("shortDescription");
 
   const rawKeywords = details.keywords ?? [];
-  if (!Array.isArray(rawKeywords) || !rawKeywords.every((keyword) => typeof keyword === "string")) throw shapeError("keywords");
+  if (!Array.isArray(rawKeywords) || !rawKeywords.every((keyword) => typeof keyword === "string"))
+    throw shapeError("keywords");
 
   const rawThumbnails = objectAt(details, "thumbnail")?.thumbnails;
   if (!Array.isArray(rawThumbnails)) throw shapeError("thumbnails");

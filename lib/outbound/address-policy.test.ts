@@ -27,7 +27,16 @@ describe("classifyAddress", () => {
     expect(isPublicAddress(ip)).toBe(true);
   });
 
-  it.each(["127.0.0.1", "127.255.255.254", "127.0.0.2", "::1", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1", "::ffff:7f00:1", "[::1]"])("%s is loopback", (ip) => {
+  it.each([
+    "127.0.0.1",
+    "127.255.255.254",
+    "127.0.0.2",
+    "::1",
+    "0:0:0:0:0:0:0:1",
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "[::1]",
+  ])("%s is loopback", (ip) => {
     expect(classifyAddress(ip)).toBe("loopback");
     expect(isPublicAddress(ip)).toBe(false);
   });

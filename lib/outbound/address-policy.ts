@@ -93,7 +93,7 @@ function classifyV6(words: number[]): AddressClass {
 
 function inV4(address: number, [base, prefix]: Range): boolean {
   const mask = prefix === 0 ? 0 : (~0 << (32 - prefix)) >>> 0;
-  return ((address & mask) >>> 0) === ((parseV4(base) & mask) >>> 0);
+  return (address & mask) >>> 0 === (parseV4(base) & mask) >>> 0;
 }
 
 function inV6(words: number[], [base, prefix]: Range): boolean {

@@ -71,7 +71,9 @@ describe("createDnsResolver", () => {
         { exchange: "mx2.acme.example", priority: 20 },
       ]),
     );
-    expect((await resolver.resolveTxt("acme.example")).sort()).toEqual([longSpf, "google-site-verification=abc"].sort());
+    expect((await resolver.resolveTxt("acme.example")).sort()).toEqual(
+      [longSpf, "google-site-verification=abc"].sort(),
+    );
   });
 
   it("fails with reason dns when the server does not answer", async () => {

@@ -38,7 +38,12 @@ export function createDnsResolver(options: DnsResolverOptions = {}): DnsResolver
 
   // One Resolver per lookup: `cancel()` cancels everything a Resolver has in flight, so sharing one would let one
   // caller's abort fail another caller's lookup.
-  async function query<T>(name: string, signal: AbortSignal | undefined, run: (resolver: Resolver) => Promise<T>, empty: T): Promise<T> {
+  async function query<T>(
+    name: string,
+    signal: AbortSignal | undefined,
+    run: (resolver: Resolver) => Promise<T>,
+    empty: T,
+  ): Promise<T> {
     if (signal?.aborted) throw new OutboundError("aborted", "the DNS lookup was aborted");
     const resolver = new Resolver({ timeout, tries });
     if (options.servers !== undefined) resolver.setServers(options.servers);

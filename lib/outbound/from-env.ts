@@ -20,7 +20,9 @@ export function outboundFromEnv(): Outbound {
   const config = env();
   const dns = createDnsResolver({ servers: config.DNS_SERVERS.length > 0 ? config.DNS_SERVERS : undefined });
   if (config.OUTBOUND_ALLOW_LOOPBACK || Object.keys(config.OUTBOUND_TEST_PORTS).length > 0) {
-    console.warn("Outbound requests may reach loopback (OUTBOUND_ALLOW_LOOPBACK / OUTBOUND_TEST_PORTS): a test setting, never for production.");
+    console.warn(
+      "Outbound requests may reach loopback (OUTBOUND_ALLOW_LOOPBACK / OUTBOUND_TEST_PORTS): a test setting, never for production.",
+    );
   }
   const contact = config.OUTBOUND_CONTACT ? `; ${config.OUTBOUND_CONTACT}` : "";
   const http = createOutboundClient({

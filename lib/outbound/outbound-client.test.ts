@@ -48,14 +48,23 @@ afterEach(async () => {
 });
 
 /** A real HTTP server on loopback that records every request it sees before `handle` answers it. */
-async function startSite(handle: (request: IncomingMessage, response: ServerResponse, body: string) => void, host = "127.0.0.1"): Promise<Site> {
+async function startSite(
+  handle: (request: IncomingMessage, response: ServerResponse, body: string) => void,
+  host = "127.0.0.1",
+): Promise<Site> {
   const requests: SeenRequest[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
-      requests.push({ method: request.method ?? "", url: request.url ?? "", headers: request.headers, body, localAddress: request.socket.localAddress });
+      requests.push({
+        method: request.method ?? "",
+        url: request.url ?? "",
+        headers: request.headers,
+        body,
+        localAddress: request.socket.localAddress,
+      });
       handle(request, response, body);
     });
   });
@@ -86,7 +95,12 @@ function fakeResolver(names: Record<string, string[]>) {
 /** A client that reaches `site` as http://<name>/ through a resolver mapping every test name to loopback. */
 function clientFor(site: Site, extra: OutboundClientOptions = {}) {
   const resolver = fakeResolver({ "acme.test": ["127.0.0.1"], "other.test": ["127.0.0.1"] });
-  const client = createOutboundClient({ allowLoopback: true, resolver: resolver.resolve, portOverrides: { http: site.port }, ...extra });
+  const client = createOutboundClient({
+    allowLoopback: true,
+    resolver: resolver.resolve,
+    portOverrides: { http: site.port },
+    ...extra,
+  });
   return { client, calls: resolver.calls };
 }
 
@@ -103,7 +117,8 @@ describe("createOutboundClient: requests", () => {
   it("connects to the resolved address with the name as Host, sends an honest User-Agent and follows redirects", async () => {
     const site = await startSite((request, response) => {
       if (request.url === "/start") return void response.writeHead(301, { location: "/middle" }).end();
-      if (request.url === "/middle") return void response.writeHead(302, { location: "http://other.test/end?x=1" }).end();
+      if (request.url === "/middle")
+        return void response.writeHead(302, { location: "http://other.test/end?x=1" }).end();
       response.setHeader("set-cookie", ["a=1; Path=/", "b=2; Path=/"]);
       response.end(`host=${request.headers.host}`);
     });
@@ -126,7 +141,11 @@ describe("createOutboundClient: requests", () => {
 
   it("keeps only the allowed addresses a name resolves to", async () => {
     const site = await startSite((_request, response) => response.end("ok"));
-    const client = createOutboundClient({ allowLoopback: true, resolver: async () => ["10.0.0.1", "169.254.169.254", "127.0.0.1"], portOverrides: { http: site.port } });
+    const client = createOutboundClient({
+      allowLoopback: true,
+      resolver: async () => ["10.0.0.1", "169.254.169.254", "127.0.0.1"],
+      portOverrides: { http: site.port },
+    });
 
     const response = await client.request("http://mixed.test/");
 
@@ -137,7 +156,11 @@ describe("createOutboundClient: requests", () => {
   it("tries the next address when one refuses the connection", async () => {
     const site = await startSite((_request, response) => response.end("second address"));
     // Nothing listens on ::1 at this port, so the first connection is refused before anything is sent.
-    const client = createOutboundClient({ allowLoopback: true, resolver: async () => ["::1", "127.0.0.1"], portOverrides: { http: site.port } });
+    const client = createOutboundClient({
+      allowLoopback: true,
+      resolver: async () => ["::1", "127.0.0.1"],
+      portOverrides: { http: site.port },
+    });
 
     const response = await client.request("http://acme.test/");
 
@@ -161,7 +184,9 @@ describe("createOutboundClient: requests", () => {
     });
     const { client } = clientFor(site);
 
-    await client.request("http://acme.test/a", { headers: { "User-Agent": "Mozilla/5.0", Authorization: "Bearer same-origin", "X-Api-Key": "k" } });
+    await client.request("http://acme.test/a", {
+      headers: { "User-Agent": "Mozilla/5.0", Authorization: "Bearer same-origin", "X-Api-Key": "k" },
+    });
 
     expect(site.requests[1]!.headers["user-agent"]).toBe(DEFAULT_USER_AGENT);
     expect(site.requests[1]!.headers.authorization).toBe("Bearer same-origin");
@@ -170,13 +195,20 @@ describe("createOutboundClient: requests", () => {
 
   it("drops credentials and other caller headers on a cross-origin redirect", async () => {
     const site = await startSite((request, response) => {
-      if (request.headers.host === "acme.test") return void response.writeHead(307, { location: "http://other.test/landing" }).end();
+      if (request.headers.host === "acme.test")
+        return void response.writeHead(307, { location: "http://other.test/landing" }).end();
       response.end("landed");
     });
     const { client } = clientFor(site);
 
     await client.request("http://acme.test/", {
-      headers: { Authorization: "Bearer secret", "X-Api-Key": "key", Cookie: "session=1", "X-Custom": "yes", Accept: "text/html" },
+      headers: {
+        Authorization: "Bearer secret",
+        "X-Api-Key": "key",
+        Cookie: "session=1",
+        "X-Custom": "yes",
+        Accept: "text/html",
+      },
     });
 
     const [first, second] = site.requests;
@@ -197,8 +229,16 @@ describe("createOutboundClient: requests", () => {
     });
     const { client } = clientFor(site);
 
-    const seeOther = await client.request("http://acme.test/see-other", { method: "POST", body: "payload", headers: { "Content-Type": "text/plain" } });
-    const temporary = await client.request("http://acme.test/temporary", { method: "POST", body: "payload", headers: { "Content-Type": "text/plain" } });
+    const seeOther = await client.request("http://acme.test/see-other", {
+      method: "POST",
+      body: "payload",
+      headers: { "Content-Type": "text/plain" },
+    });
+    const temporary = await client.request("http://acme.test/temporary", {
+      method: "POST",
+      body: "payload",
+      headers: { "Content-Type": "text/plain" },
+    });
 
     expect(seeOther.text()).toBe("GET");
     expect(site.requests[1]).toMatchObject({ method: "GET", body: "" });
@@ -253,7 +293,12 @@ describe("createOutboundClient: https", () => {
     const port = (server.address() as AddressInfo).port;
     try {
       const resolver = fakeResolver({ "acme.test": ["127.0.0.1"], "other.test": ["127.0.0.1"] });
-      const client = createOutboundClient({ allowLoopback: true, resolver: resolver.resolve, portOverrides: { https: port }, ca: TEST_CERT });
+      const client = createOutboundClient({
+        allowLoopback: true,
+        resolver: resolver.resolve,
+        portOverrides: { https: port },
+        ca: TEST_CERT,
+      });
 
       const response = await client.request("https://acme.test/");
       expect(response.text()).toBe("secure acme.test");
@@ -294,7 +339,12 @@ describe("createOutboundClient: address and URL checks", () => {
     expect(site.requests).toHaveLength(0);
   });
 
-  it.each(["http://10.0.0.1/", "http://169.254.169.254/latest/meta-data", "http://[fd00:ec2::254]/", "http://private.test/"])("refuses a redirect to %s", async (target) => {
+  it.each([
+    "http://10.0.0.1/",
+    "http://169.254.169.254/latest/meta-data",
+    "http://[fd00:ec2::254]/",
+    "http://private.test/",
+  ])("refuses a redirect to %s", async (target) => {
     const site = await startSite((_request, response) => response.writeHead(302, { location: target }).end());
     const client = createOutboundClient({
       allowLoopback: true,
@@ -312,9 +362,18 @@ describe("createOutboundClient: address and URL checks", () => {
   it.each(["http://[::1]:PORT/", "http://2130706433:PORT/", "http://localhost:PORT/", "http://127.0.0.1:PORT/"])(
     "refuses a redirect to %s when loopback is allowed only for the first site",
     async (pattern) => {
-      const other = await startSite((_request, response) => response.end("internal"), pattern.includes("[::1]") ? "::1" : "127.0.0.1");
-      const site = await startSite((_request, response) => response.writeHead(302, { location: pattern.replace("PORT", String(other.port)) }).end());
-      const client = createOutboundClient({ allowLoopback: { ports: [site.port] }, resolver: async () => ["127.0.0.1"], portOverrides: { http: site.port } });
+      const other = await startSite(
+        (_request, response) => response.end("internal"),
+        pattern.includes("[::1]") ? "::1" : "127.0.0.1",
+      );
+      const site = await startSite((_request, response) =>
+        response.writeHead(302, { location: pattern.replace("PORT", String(other.port)) }).end(),
+      );
+      const client = createOutboundClient({
+        allowLoopback: { ports: [site.port] },
+        resolver: async () => ["127.0.0.1"],
+        portOverrides: { http: site.port },
+      });
 
       const error = await failure(client.request("http://acme.test/"));
 
@@ -325,7 +384,13 @@ describe("createOutboundClient: address and URL checks", () => {
     },
   );
 
-  it.each(["ftp://example.com/", "file:///etc/passwd", "http://user:pass@example.com/", "http://example.com:22/", "https://example.com:6379/"])("refuses %s before any DNS", async (url) => {
+  it.each([
+    "ftp://example.com/",
+    "file:///etc/passwd",
+    "http://user:pass@example.com/",
+    "http://example.com:22/",
+    "https://example.com:6379/",
+  ])("refuses %s before any DNS", async (url) => {
     const resolver = fakeResolver({ "example.com": ["93.184.215.14"] });
     const client = createOutboundClient({ resolver: resolver.resolve });
 
@@ -337,7 +402,9 @@ describe("createOutboundClient: address and URL checks", () => {
   });
 
   it("refuses a redirect to a scheme other than http and https", async () => {
-    const site = await startSite((_request, response) => response.writeHead(302, { location: "gopher://acme.test/" }).end());
+    const site = await startSite((_request, response) =>
+      response.writeHead(302, { location: "gopher://acme.test/" }).end(),
+    );
     const { client } = clientFor(site);
 
     const error = await failure(client.request("http://acme.test/"));
@@ -350,7 +417,11 @@ describe("createOutboundClient: address and URL checks", () => {
     const closedPort = site.port;
     await site.close();
     open.splice(open.indexOf(site), 1);
-    const client = createOutboundClient({ allowLoopback: true, resolver: async (name) => (name === "closed.test" ? ["127.0.0.1"] : []), portOverrides: { http: closedPort } });
+    const client = createOutboundClient({
+      allowLoopback: true,
+      resolver: async (name) => (name === "closed.test" ? ["127.0.0.1"] : []),
+      portOverrides: { http: closedPort },
+    });
 
     const unknown = await failure(client.request("http://nowhere.test/"));
     expect(unknown).toBeInstanceOf(OutboundError);
@@ -418,7 +489,10 @@ describe("createOutboundClient: limits", () => {
     const brotliBomb = zlib.brotliCompressSync(Buffer.alloc(50 * 1024 * 1024));
     const site = await startSite((request, response) => {
       const isBrotli = request.url === "/br";
-      response.writeHead(200, { "content-encoding": isBrotli ? "br" : "gzip", "content-length": String((isBrotli ? brotliBomb : bomb).length) });
+      response.writeHead(200, {
+        "content-encoding": isBrotli ? "br" : "gzip",
+        "content-length": String((isBrotli ? brotliBomb : bomb).length),
+      });
       response.end(isBrotli ? brotliBomb : bomb);
     });
     const { client } = clientFor(site);
@@ -437,7 +511,9 @@ describe("createOutboundClient: limits", () => {
   });
 
   it.each(["gzip", "deflate", "br"])("reports a corrupt %s body as a protocol failure", async (encoding) => {
-    const site = await startSite((_request, response) => response.writeHead(200, { "content-encoding": encoding }).end("definitely not compressed at all"));
+    const site = await startSite((_request, response) =>
+      response.writeHead(200, { "content-encoding": encoding }).end("definitely not compressed at all"),
+    );
     const { client } = clientFor(site);
 
     const error = await failure(client.request("http://acme.test/"));
@@ -495,7 +571,11 @@ describe("createOutboundClient: limits", () => {
     });
     const { client } = clientFor(site, { perHostConcurrency: 2 });
 
-    const bodies = await Promise.all(Array.from({ length: 6 }, (_, index) => client.request(`http://acme.test/${index}`).then((response) => response.text())));
+    const bodies = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        client.request(`http://acme.test/${index}`).then((response) => response.text()),
+      ),
+    );
 
     expect(bodies).toEqual(["/0", "/1", "/2", "/3", "/4", "/5"]);
     expect(peak).toBe(2);
@@ -505,7 +585,10 @@ describe("createOutboundClient: limits", () => {
 describe("createOutboundClient: robots.txt", () => {
   it("refuses what robots.txt disallows for our token and fetches the rest", async () => {
     const site = await startSite((request, response) => {
-      if (request.url === "/robots.txt") return void response.end("User-agent: *\nDisallow: /\n\nUser-agent: SignalboxBot\nDisallow: /private\nAllow: /\n");
+      if (request.url === "/robots.txt")
+        return void response.end(
+          "User-agent: *\nDisallow: /\n\nUser-agent: SignalboxBot\nDisallow: /private\nAllow: /\n",
+        );
       response.end("page");
     });
     const { client } = clientFor(site);
@@ -524,7 +607,8 @@ describe("createOutboundClient: robots.txt", () => {
 
   it("allows everything when robots.txt is 404 and nothing when it is 500", async () => {
     const site = await startSite((request, response) => {
-      if (request.url === "/robots.txt") return void response.writeHead(request.headers.host === "acme.test" ? 404 : 500).end();
+      if (request.url === "/robots.txt")
+        return void response.writeHead(request.headers.host === "acme.test" ? 404 : 500).end();
       response.end("page");
     });
     const { client } = clientFor(site);
@@ -532,12 +616,19 @@ describe("createOutboundClient: robots.txt", () => {
     expect((await client.request("http://acme.test/any", { robots: true })).text()).toBe("page");
     const error = await failure(client.request("http://other.test/any", { robots: true }));
     expect((error as OutboundRefusedError).reason).toBe("robots");
-    expect(site.requests.map((seen) => `${seen.headers.host}${seen.url}`)).toEqual(["acme.test/robots.txt", "acme.test/any", "other.test/robots.txt"]);
+    expect(site.requests.map((seen) => `${seen.headers.host}${seen.url}`)).toEqual([
+      "acme.test/robots.txt",
+      "acme.test/any",
+      "other.test/robots.txt",
+    ]);
   });
 
   it("checks robots.txt again on the origin a redirect leads to", async () => {
     const site = await startSite((request, response) => {
-      if (request.url === "/robots.txt") return void response.end(request.headers.host === "other.test" ? "User-agent: signalboxbot\nDisallow: /\n" : "");
+      if (request.url === "/robots.txt")
+        return void response.end(
+          request.headers.host === "other.test" ? "User-agent: signalboxbot\nDisallow: /\n" : "",
+        );
       response.writeHead(302, { location: "http://other.test/page" }).end();
     });
     const { client } = clientFor(site);
@@ -545,6 +636,10 @@ describe("createOutboundClient: robots.txt", () => {
     const error = await failure(client.request("http://acme.test/start", { robots: true }));
 
     expect((error as OutboundRefusedError).reason).toBe("robots");
-    expect(site.requests.map((seen) => `${seen.headers.host}${seen.url}`)).toEqual(["acme.test/robots.txt", "acme.test/start", "other.test/robots.txt"]);
+    expect(site.requests.map((seen) => `${seen.headers.host}${seen.url}`)).toEqual([
+      "acme.test/robots.txt",
+      "acme.test/start",
+      "other.test/robots.txt",
+    ]);
   });
 });

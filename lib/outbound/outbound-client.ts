@@ -34,7 +34,20 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Caller headers that are harmless to carry to another origin; everything else (credentials above all) is dropped. */
 const CROSS_ORIGIN_HEADERS = new Set(["accept", "accept-language"]);
 /** Headers the client owns: framing and hop-by-hop ones would desynchronise the connection, the rest we set honestly. */
-const CLIENT_HEADERS = new Set(["host", "connection", "content-length", "transfer-encoding", "keep-alive", "upgrade", "te", "trailer", "user-agent", "accept-encoding", "proxy-authorization", "proxy-connection"]);
+const CLIENT_HEADERS = new Set([
+  "host",
+  "connection",
+  "content-length",
+  "transfer-encoding",
+  "keep-alive",
+  "upgrade",
+  "te",
+  "trailer",
+  "user-agent",
+  "accept-encoding",
+  "proxy-authorization",
+  "proxy-connection",
+]);
 /** Connection errors that happen before anything was sent, so the next address may be tried safely. */
 const NOT_CONNECTED_CODES = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "EAFNOSUPPORT"]);
 
@@ -69,20 +82,26 @@ interface Hop {
   body: string | undefined;
 }
 
-export function createOutboundClient(options: OutboundClientOptions = {}): OutboundClient & Required<Pick<OutboundClient, "robotsFor">> {
+export function createOutboundClient(
+  options: OutboundClientOptions = {},
+): OutboundClient & Required<Pick<OutboundClient, "robotsFor">> {
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const resolver = options.resolver ?? createDnsResolver().resolveHost;
   const loopbackPorts = typeof options.allowLoopback === "object" ? new Set(options.allowLoopback.ports) : undefined;
   const allowLoopback = options.allowLoopback === true || loopbackPorts !== undefined;
-  const loopbackAllowedFor = (url: URL) => allowLoopback && (loopbackPorts === undefined || loopbackPorts.has(connectPort(url)));
+  const loopbackAllowedFor = (url: URL) =>
+    allowLoopback && (loopbackPorts === undefined || loopbackPorts.has(connectPort(url)));
   const limiter: HostLimiter = createHostLimiter(options.perHostConcurrency ?? DEFAULT_PER_HOST_CONCURRENCY);
   const robots: RobotsCache = createRobotsCache({ fetch: (url, init) => client.request(url, init) });
 
   /** Scheme, credentials and port, checked before any DNS. */
   function checkUrl(url: URL): void {
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new OutboundRefusedError("blocked_url", `only http and https URLs are fetched, not ${url.protocol}`);
-    if (url.username !== "" || url.password !== "") throw new OutboundRefusedError("blocked_url", "URLs with credentials are not fetched");
-    if (!allowLoopback && !ALLOWED_PORTS.has(effectivePort(url))) throw new OutboundRefusedError("blocked_url", `port ${effectivePort(url)} is not allowed`);
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new OutboundRefusedError("blocked_url", `only http and https URLs are fetched, not ${url.protocol}`);
+    if (url.username !== "" || url.password !== "")
+      throw new OutboundRefusedError("blocked_url", "URLs with credentials are not fetched");
+    if (!allowLoopback && !ALLOWED_PORTS.has(effectivePort(url)))
+      throw new OutboundRefusedError("blocked_url", `port ${effectivePort(url)} is not allowed`);
   }
 
   /** The addresses we may connect to for this URL, in the order to try them. */
@@ -100,7 +119,11 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
       return kind === "public" || (kind === "loopback" && loopbackAllowedFor(url));
     });
     // The message names the host only when it is a name: an address, even one from the URL, stays out of messages.
-    if (allowed.length === 0) throw new OutboundRefusedError("blocked_address", isIP(host) === 0 ? `${host} does not resolve to a public address` : "the URL's address is not public");
+    if (allowed.length === 0)
+      throw new OutboundRefusedError(
+        "blocked_address",
+        isIP(host) === 0 ? `${host} does not resolve to a public address` : "the URL's address is not public",
+      );
     // Loopback targets (tests) may use any port; public ones only the usual web ports.
     if (!ALLOWED_PORTS.has(effectivePort(url)) && allowed.some((address) => classifyAddress(address) !== "loopback")) {
       throw new OutboundRefusedError("blocked_url", `port ${effectivePort(url)} is not allowed`);
@@ -116,7 +139,12 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
 
   function send(hop: Hop, target: Target, signal: AbortSignal): Promise<IncomingMessage> {
     const { url } = hop;
-    const headers: Record<string, string> = { ...hop.headers, host: url.host, "user-agent": userAgent, "accept-encoding": "gzip, deflate, br" };
+    const headers: Record<string, string> = {
+      ...hop.headers,
+      host: url.host,
+      "user-agent": userAgent,
+      "accept-encoding": "gzip, deflate, br",
+    };
     if (headers.accept === undefined) headers.accept = "*/*";
     if (hop.body !== undefined) headers["content-length"] = String(Buffer.byteLength(hop.body));
     const host = bareHostname(url);
@@ -142,7 +170,8 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
         });
       });
       request.on("error", (error: NodeJS.ErrnoException) => {
-        (error as NodeJS.ErrnoException & { notConnected?: boolean }).notConnected = !connected && NOT_CONNECTED_CODES.has(error.code ?? "");
+        (error as NodeJS.ErrnoException & { notConnected?: boolean }).notConnected =
+          !connected && NOT_CONNECTED_CODES.has(error.code ?? "");
         reject(error);
       });
       request.end(hop.body);
@@ -183,7 +212,9 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
       let ended: "timeout" | "aborted" | undefined;
       const end = (why: "timeout" | "aborted") => {
         ended ??= why;
-        controller.abort(new OutboundError(ended, ended === "timeout" ? "the request timed out" : "the request was aborted"));
+        controller.abort(
+          new OutboundError(ended, ended === "timeout" ? "the request timed out" : "the request was aborted"),
+        );
       };
       const timer = setTimeout(() => end("timeout"), timeoutMs);
       const onCallerAbort = () => end("aborted");
@@ -201,7 +232,8 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
           checkUrl(hop.url);
           if (init.robots === true) {
             const rules = await robots.robotsFor(hop.url.origin, signal);
-            if (!rules.isAllowed(hop.url.href)) throw new OutboundRefusedError("robots", `robots.txt of ${hop.url.host} disallows this URL for us`);
+            if (!rules.isAllowed(hop.url.href))
+              throw new OutboundRefusedError("robots", `robots.txt of ${hop.url.host} disallows this URL for us`);
           }
           const targets = await targetsFor(hop.url, signal);
           const release = await limiter.acquire(bareHostname(hop.url), signal);
@@ -211,7 +243,8 @@ export function createOutboundClient(options: OutboundClientOptions = {}): Outbo
             const location = response.headers.location;
             if (REDIRECT_STATUSES.has(status) && location !== undefined && maxRedirects > 0) {
               response.destroy();
-              if (redirects >= maxRedirects) throw new OutboundRefusedError("too_many_redirects", `more than ${maxRedirects} redirects`);
+              if (redirects >= maxRedirects)
+                throw new OutboundRefusedError("too_many_redirects", `more than ${maxRedirects} redirects`);
               hop = nextHop(hop, status, location);
               continue;
             }
@@ -260,7 +293,8 @@ function nextHop(hop: Hop, status: number, location: string): Hop {
     throw new OutboundError("protocol", "a redirect pointed to an invalid URL");
   }
   url.hash = "";
-  const becomesGet = (status === 303 && hop.method !== "HEAD") || ((status === 301 || status === 302) && hop.method === "POST");
+  const becomesGet =
+    (status === 303 && hop.method !== "HEAD") || ((status === 301 || status === 302) && hop.method === "POST");
   let headers = hop.headers;
   if (url.origin !== hop.url.origin) {
     headers = Object.fromEntries(Object.entries(headers).filter(([name]) => CROSS_ORIGIN_HEADERS.has(name)));
@@ -273,7 +307,12 @@ function nextHop(hop: Hop, status: number, location: string): Hop {
 }
 
 /** The decoded body, at most `maxBytes` of it; never buffers more than that plus one chunk. */
-async function readBody(response: IncomingMessage, method: string, maxBytes: number, overflow: "truncate" | "error"): Promise<{ body: Buffer; truncated: boolean }> {
+async function readBody(
+  response: IncomingMessage,
+  method: string,
+  maxBytes: number,
+  overflow: "truncate" | "error",
+): Promise<{ body: Buffer; truncated: boolean }> {
   const status = response.statusCode ?? 0;
   if (method === "HEAD" || status === 204 || status === 304) {
     response.destroy();
@@ -308,7 +347,8 @@ async function readBody(response: IncomingMessage, method: string, maxBytes: num
       size += buffer.length;
     }
   } catch (error) {
-    if (firstFailure === "decode") throw new OutboundError("protocol", `the response body could not be decoded (${encoding})`);
+    if (firstFailure === "decode")
+      throw new OutboundError("protocol", `the response body could not be decoded (${encoding})`);
     throw error;
   } finally {
     source.destroy();
@@ -328,7 +368,16 @@ function decoded(response: IncomingMessage, encoding: string, onDecodeError: () 
     case "x-gzip":
       return pipeline(response, watched(zlib.createGunzip(zlibOptions)), ignore);
     case "br":
-      return pipeline(response, watched(zlib.createBrotliDecompress({ chunkSize: zlibOptions.chunkSize, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })), ignore);
+      return pipeline(
+        response,
+        watched(
+          zlib.createBrotliDecompress({
+            chunkSize: zlibOptions.chunkSize,
+            finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+          }),
+        ),
+        ignore,
+      );
     case "deflate":
       return inflateEitherWay(response, zlibOptions, watched);
     default:
@@ -337,7 +386,11 @@ function decoded(response: IncomingMessage, encoding: string, onDecodeError: () 
 }
 
 /** "deflate" is meant to be zlib-wrapped, but some servers send raw deflate; the first byte tells them apart. */
-function inflateEitherWay(response: IncomingMessage, zlibOptions: zlib.ZlibOptions, watched: <T extends Readable>(decoder: T) => T): Readable {
+function inflateEitherWay(
+  response: IncomingMessage,
+  zlibOptions: zlib.ZlibOptions,
+  watched: <T extends Readable>(decoder: T) => T,
+): Readable {
   const iterator = response[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   async function* chunks(): AsyncGenerator<Buffer> {
     for (;;) {
@@ -353,10 +406,12 @@ function inflateEitherWay(response: IncomingMessage, zlibOptions: zlib.ZlibOptio
     // A zlib header's low nibble is 8 (the deflate method); raw deflate blocks almost never start that way.
     const wrapped = (first.value[0]! & 0x0f) === 8;
     const inflater = watched(wrapped ? zlib.createInflate(zlibOptions) : zlib.createInflateRaw(zlibOptions));
-    const source = Readable.from((async function* () {
-      yield first.value;
-      yield* chunks();
-    })());
+    const source = Readable.from(
+      (async function* () {
+        yield first.value;
+        yield* chunks();
+      })(),
+    );
     pipeline(source, inflater, ignore);
     output._read = () => inflater.resume();
     inflater.on("data", (data: Buffer) => {
@@ -375,7 +430,14 @@ function inflateEitherWay(response: IncomingMessage, zlibOptions: zlib.ZlibOptio
 /** Errors reach the consumer through the last stream of a pipeline; its callback has nothing left to do. */
 function ignore(): void {}
 
-function buildResponse(url: string, status: number, response: IncomingMessage, body: Buffer, truncated: boolean, chain: string[]): OutboundResponse {
+function buildResponse(
+  url: string,
+  status: number,
+  response: IncomingMessage,
+  body: Buffer,
+  truncated: boolean,
+  chain: string[],
+): OutboundResponse {
   const headers = new Headers();
   const raw = response.rawHeaders;
   for (let index = 0; index + 1 < raw.length; index += 2) {
@@ -435,10 +497,12 @@ function throwIfEnded(signal: AbortSignal): void {
 /** Every failure as an OutboundError or OutboundRefusedError, worded without addresses or caller data. */
 function asOutboundError(error: unknown, ended: "timeout" | "aborted" | undefined, url: URL): Error {
   if (error instanceof OutboundRefusedError) return error;
-  if (ended !== undefined) return new OutboundError(ended, ended === "timeout" ? "the request timed out" : "the request was aborted");
+  if (ended !== undefined)
+    return new OutboundError(ended, ended === "timeout" ? "the request timed out" : "the request was aborted");
   if (error instanceof OutboundError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? "";
-  if (code.startsWith("HPE_") || code === "ERR_INVALID_HTTP_RESPONSE") return new OutboundError("protocol", `${url.host} answered with invalid HTTP (${code})`);
+  if (code.startsWith("HPE_") || code === "ERR_INVALID_HTTP_RESPONSE")
+    return new OutboundError("protocol", `${url.host} answered with invalid HTTP (${code})`);
   // Cause deliberately left off: Node's connection errors name the address and port we connected to.
   return new OutboundError("connect", `could not talk to ${url.host}${code ? ` (${code})` : ""}`);
 }

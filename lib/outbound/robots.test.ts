@@ -27,7 +27,11 @@ async function siteWithClient(handle: (request: IncomingMessage, response: Serve
       }),
   );
   const port = (server.address() as AddressInfo).port;
-  const client = createOutboundClient({ allowLoopback: true, resolver: async () => ["127.0.0.1"], portOverrides: { http: port } });
+  const client = createOutboundClient({
+    allowLoopback: true,
+    resolver: async () => ["127.0.0.1"],
+    portOverrides: { http: port },
+  });
   return { client, paths };
 }
 
@@ -69,11 +73,20 @@ describe("createRobotsCache", () => {
   });
 
   it("fetches an origin once for concurrent and later callers, and again after the cache expires", async () => {
-    const { client, paths } = await siteWithClient((_request, response) => response.end("User-agent: *\nDisallow: /x\n"));
+    const { client, paths } = await siteWithClient((_request, response) =>
+      response.end("User-agent: *\nDisallow: /x\n"),
+    );
     let now = 1_000;
-    const robots = createRobotsCache({ fetch: (url, init) => client.request(url, init), ttlMs: 60_000, now: () => now });
+    const robots = createRobotsCache({
+      fetch: (url, init) => client.request(url, init),
+      ttlMs: 60_000,
+      now: () => now,
+    });
 
-    const [first, second] = await Promise.all([robots.robotsFor("http://acme.test"), robots.robotsFor("http://acme.test/some/page")]);
+    const [first, second] = await Promise.all([
+      robots.robotsFor("http://acme.test"),
+      robots.robotsFor("http://acme.test/some/page"),
+    ]);
     await robots.robotsFor("http://acme.test");
     expect(first.isAllowed("http://acme.test/x")).toBe(false);
     expect(second.isAllowed("http://acme.test/y")).toBe(true);
@@ -112,7 +125,8 @@ describe("createRobotsCache", () => {
 
   it("follows a redirect to robots.txt elsewhere", async () => {
     const { client } = await siteWithClient((request, response) => {
-      if (request.headers.host === "acme.test") return void response.writeHead(301, { location: "http://www.acme.test/robots.txt" }).end();
+      if (request.headers.host === "acme.test")
+        return void response.writeHead(301, { location: "http://www.acme.test/robots.txt" }).end();
       response.end("User-agent: signalboxbot\nDisallow: /secret\n");
     });
     const robots = createRobotsCache({ fetch: (url, init) => client.request(url, init) });
@@ -124,10 +138,16 @@ describe("createRobotsCache", () => {
   });
 
   it("disallows everything when the site cannot be reached, and passes on an address refusal", async () => {
-    const unreachable = createOutboundClient({ allowLoopback: true, resolver: async () => ["127.0.0.1"], portOverrides: { http: 1 } });
+    const unreachable = createOutboundClient({
+      allowLoopback: true,
+      resolver: async () => ["127.0.0.1"],
+      portOverrides: { http: 1 },
+    });
     const refused = createOutboundClient({ resolver: async () => ["10.0.0.1"] });
 
-    const rules = await createRobotsCache({ fetch: (url, init) => unreachable.request(url, init) }).robotsFor("http://acme.test");
+    const rules = await createRobotsCache({ fetch: (url, init) => unreachable.request(url, init) }).robotsFor(
+      "http://acme.test",
+    );
     const error = await createRobotsCache({ fetch: (url, init) => refused.request(url, init) })
       .robotsFor("http://internal.test")
       .catch((caught: unknown) => caught);

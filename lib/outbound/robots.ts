@@ -1,5 +1,11 @@
 import robotsParser from "robots-parser";
-import { OutboundError, OutboundRefusedError, type OutboundRequest, type OutboundResponse, type RobotsRules } from "@/lib/outbound/types";
+import {
+  OutboundError,
+  OutboundRefusedError,
+  type OutboundRequest,
+  type OutboundResponse,
+  type RobotsRules,
+} from "@/lib/outbound/types";
 
 export type { RobotsRules };
 
@@ -65,11 +71,17 @@ export function createRobotsCache(options: RobotsCacheOptions): RobotsCache {
     const url = `${origin}/robots.txt`;
     let response: OutboundResponse;
     try {
-      response = await options.fetch(url, { robots: false, maxBytes: ROBOTS_MAX_BYTES, overflow: "truncate", timeoutMs: ROBOTS_TIMEOUT_MS });
+      response = await options.fetch(url, {
+        robots: false,
+        maxBytes: ROBOTS_MAX_BYTES,
+        overflow: "truncate",
+        timeoutMs: ROBOTS_TIMEOUT_MS,
+      });
     } catch (error) {
       // A refused address is not "unreachable": the caller would be refused anyway, and should hear why.
       if (error instanceof OutboundRefusedError && error.reason !== "too_many_redirects") throw error;
-      if (error instanceof OutboundRefusedError || error instanceof OutboundError) return { rules: DISALLOW_ALL, ttl: failureTtl };
+      if (error instanceof OutboundRefusedError || error instanceof OutboundError)
+        return { rules: DISALLOW_ALL, ttl: failureTtl };
       throw error;
     }
     const { status } = response;

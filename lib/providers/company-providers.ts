@@ -1,11 +1,19 @@
-import type { CompanyDiscoverProviderInput, CompanyEnrichProviderInput, CompanySearchProviderInput } from "@/lib/providers/fields/company";
+import type {
+  CompanyDiscoverProviderInput,
+  CompanyEnrichProviderInput,
+  CompanySearchProviderInput,
+} from "@/lib/providers/fields/company";
 import type { EnrichmentProvider } from "@/lib/providers/provider";
 import { storeDiscoverProvider } from "./first-party/company-discover";
 import { websiteProfileProvider } from "./first-party/company-enrich";
 import { storeSearchProvider } from "./first-party/company-search";
 import type { FirstPartyOptions } from "./first-party/options";
 import type { ProviderDeps } from "./provider-deps";
-import { sandboxCompanyDiscoverProvider, sandboxCompanyEnrichProvider, sandboxCompanySearchProvider } from "./sandbox/companies";
+import {
+  sandboxCompanyDiscoverProvider,
+  sandboxCompanyEnrichProvider,
+  sandboxCompanySearchProvider,
+} from "./sandbox/companies";
 import { createCompanyDataProfileProvider } from "./vendors/peopledatalabs-company";
 
 /** The company operations' provider lists. */
@@ -25,7 +33,13 @@ export function liveCompanyProviders(deps: ProviderDeps): CompanyProviderLists {
   const firstParty: FirstPartyOptions = { snapshots: deps.snapshots, db: deps.db };
   const companyEnrich: EnrichmentProvider<CompanyEnrichProviderInput>[] = [websiteProfileProvider(firstParty)];
   if (deps.config.PEOPLEDATALABS_API_KEY) {
-    companyEnrich.push(createCompanyDataProfileProvider({ apiKey: deps.config.PEOPLEDATALABS_API_KEY, baseUrl: deps.config.PEOPLEDATALABS_API_URL, http: deps.http }));
+    companyEnrich.push(
+      createCompanyDataProfileProvider({
+        apiKey: deps.config.PEOPLEDATALABS_API_KEY,
+        baseUrl: deps.config.PEOPLEDATALABS_API_URL,
+        http: deps.http,
+      }),
+    );
   }
   return {
     companyEnrich,

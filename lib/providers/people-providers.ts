@@ -11,9 +11,17 @@ import { storedPersonProfileProvider, websitePersonProfileProvider } from "./fir
 import { storedPersonPhoneProvider, websitePersonPhoneProvider } from "./first-party/people-mobile";
 import { storedPeopleSearchProvider, websitePeopleSearchProvider } from "./first-party/people-search";
 import type { ProviderDeps } from "./provider-deps";
-import { sandboxPeopleSearchProvider, sandboxPersonEmailProvider, sandboxPersonPhoneProvider, sandboxPersonProfileProvider } from "./sandbox/people";
+import {
+  sandboxPeopleSearchProvider,
+  sandboxPersonEmailProvider,
+  sandboxPersonPhoneProvider,
+  sandboxPersonProfileProvider,
+} from "./sandbox/people";
 import { createHunterEmailFinderProvider } from "./vendors/hunter-email-finder";
-import { createPeopleDataLabsPersonEnrichProvider, createPeopleDataLabsPersonMobileProvider } from "./vendors/peopledatalabs-person";
+import {
+  createPeopleDataLabsPersonEnrichProvider,
+  createPeopleDataLabsPersonMobileProvider,
+} from "./vendors/peopledatalabs-person";
 
 /** The people operations' provider lists, in waterfall order. */
 export interface PeopleProviderLists {
@@ -38,7 +46,9 @@ export function livePeopleProviders(deps: ProviderDeps): PeopleProviderLists {
     peopleSearch: [websitePeopleSearchProvider(options), storedPeopleSearchProvider(options)],
   };
   if (config.HUNTER_API_KEY) {
-    lists.peopleEmail.push(createHunterEmailFinderProvider({ apiKey: config.HUNTER_API_KEY, baseUrl: config.HUNTER_API_URL, http }));
+    lists.peopleEmail.push(
+      createHunterEmailFinderProvider({ apiKey: config.HUNTER_API_KEY, baseUrl: config.HUNTER_API_URL, http }),
+    );
   }
   if (config.PEOPLEDATALABS_API_KEY) {
     const pdl = { apiKey: config.PEOPLEDATALABS_API_KEY, baseUrl: config.PEOPLEDATALABS_API_URL, http };

@@ -9,7 +9,11 @@ import { liveCompanyProviders, sandboxCompanyProviders, type CompanyProviderList
 import { createCompanySnapshots } from "./first-party/company-snapshot";
 import { websiteEmailsProvider } from "./first-party/domain-emails";
 import { createSecEdgarFundingSource, type FundingSource } from "./first-party/funding/sec-edgar";
-import { fingerprintTechnographicsProvider, publicFilingsFundingProvider, storedCompetitorsProvider } from "./first-party/intelligence";
+import {
+  fingerprintTechnographicsProvider,
+  publicFilingsFundingProvider,
+  storedCompetitorsProvider,
+} from "./first-party/intelligence";
 import type { FirstPartyOptions } from "./first-party/options";
 import { livePeopleProviders, sandboxPeopleProviders, type PeopleProviderLists } from "./people-providers";
 import type { ProviderDeps } from "./provider-deps";
@@ -29,7 +33,10 @@ export interface ProviderLists extends PeopleProviderLists, CompanyProviderLists
  * every other provider in its default order. Ids that match no provider are ignored.
  */
 export function orderProviders<T extends { id: string }>(providers: readonly T[], order: string): T[] {
-  const priority = order.split(",").map((id) => id.trim().toLowerCase()).filter(Boolean);
+  const priority = order
+    .split(",")
+    .map((id) => id.trim().toLowerCase())
+    .filter(Boolean);
   const rank = (provider: T) => {
     const index = priority.indexOf(provider.id.toLowerCase());
     return index === -1 ? priority.length : index;
@@ -53,19 +60,42 @@ export function liveProviders(): ProviderLists {
   const firstParty: FirstPartyOptions = { snapshots, db };
 
   const domainEmails: EnrichmentProvider<DomainEmailsProviderInput>[] = [websiteEmailsProvider(firstParty)];
-  if (config.HUNTER_API_KEY) domainEmails.push(createHunterDomainEmailsProvider({ apiKey: config.HUNTER_API_KEY, baseUrl: config.HUNTER_API_URL, http }));
+  if (config.HUNTER_API_KEY)
+    domainEmails.push(
+      createHunterDomainEmailsProvider({ apiKey: config.HUNTER_API_KEY, baseUrl: config.HUNTER_API_URL, http }),
+    );
 
-  const intelligence: EnrichmentProvider<IntelligenceProviderInput>[] = [fingerprintTechnographicsProvider(firstParty), storedCompetitorsProvider(firstParty)];
+  const intelligence: EnrichmentProvider<IntelligenceProviderInput>[] = [
+    fingerprintTechnographicsProvider(firstParty),
+    storedCompetitorsProvider(firstParty),
+  ];
   const funding = secEdgarFromEnv(http);
   if (funding) intelligence.push(publicFilingsFundingProvider({ ...firstParty, funding }));
   if (config.PEOPLEDATALABS_API_KEY) {
-    intelligence.push(createPeopleDataLabsFundingProvider({ apiKey: config.PEOPLEDATALABS_API_KEY, baseUrl: config.PEOPLEDATALABS_API_URL, http }));
+    intelligence.push(
+      createPeopleDataLabsFundingProvider({
+        apiKey: config.PEOPLEDATALABS_API_KEY,
+        baseUrl: config.PEOPLEDATALABS_API_URL,
+        http,
+      }),
+    );
   }
   if (config.BUILTWITH_API_KEY) {
-    intelligence.push(createBuiltWithTechnographicsProvider({ apiKey: config.BUILTWITH_API_KEY, baseUrl: config.BUILTWITH_API_URL, http }));
+    intelligence.push(
+      createBuiltWithTechnographicsProvider({
+        apiKey: config.BUILTWITH_API_KEY,
+        baseUrl: config.BUILTWITH_API_URL,
+        http,
+      }),
+    );
   }
 
-  const lists: ProviderLists = { domainEmails, intelligence, ...livePeopleProviders(deps), ...liveCompanyProviders(deps) };
+  const lists: ProviderLists = {
+    domainEmails,
+    intelligence,
+    ...livePeopleProviders(deps),
+    ...liveCompanyProviders(deps),
+  };
   // Every list: the disabled ids removed, then the operator's order.
   const arranged = Object.entries(lists).map(([operation, providers]: [string, { id: string }[]]) => [
     operation,
@@ -83,10 +113,16 @@ function secEdgarFromEnv(http: OutboundClient): FundingSource | undefined {
   const config = env();
   if (!config.SEC_EDGAR_ENABLED) return undefined;
   if (!config.OUTBOUND_CONTACT?.includes("@")) {
-    console.warn("Funding from public filings is off: set OUTBOUND_CONTACT to an email address (SEC EDGAR requires one).");
+    console.warn(
+      "Funding from public filings is off: set OUTBOUND_CONTACT to an email address (SEC EDGAR requires one).",
+    );
     return undefined;
   }
-  return createSecEdgarFundingSource({ http, searchBaseUrl: config.SEC_EDGAR_SEARCH_URL, archiveBaseUrl: config.SEC_EDGAR_ARCHIVE_URL });
+  return createSecEdgarFundingSource({
+    http,
+    searchBaseUrl: config.SEC_EDGAR_SEARCH_URL,
+    archiveBaseUrl: config.SEC_EDGAR_ARCHIVE_URL,
+  });
 }
 
 /** Test keys get the deterministic sandbox and nothing else: no upstream call, ever. */

@@ -29,7 +29,9 @@ function limiter(): { limiter: WindowLimiter; windowMs: number } {
         // Once a minute at most: while the database is away every flush fails.
         if (Date.now() - lastStoreWarning < 60_000) return;
         lastStoreWarning = Date.now();
-        console.warn(`Rate limits: counts could not be shared through the database, limiting per instance meanwhile (${(error as { code?: string }).code ?? String(error)}).`);
+        console.warn(
+          `Rate limits: counts could not be shared through the database, limiting per instance meanwhile (${(error as { code?: string }).code ?? String(error)}).`,
+        );
       },
     });
     holder[SLOT] = { limiter: instance, windowMs };
@@ -42,15 +44,23 @@ async function enforce(bucket: string, perMinute: number, what: string): Promise
   const { limiter: instance, windowMs } = limiter();
   const decision = await instance.take(bucket, limitPerWindow(perMinute, windowMs));
   if (decision.allowed) return;
-  throw new ApiError("rate_limited", `Too many requests ${what}: the limit is ${perMinute} a minute. Retry after ${decision.retryAfterSeconds} s.`, {
-    headers: { "Retry-After": String(decision.retryAfterSeconds) },
-  });
+  throw new ApiError(
+    "rate_limited",
+    `Too many requests ${what}: the limit is ${perMinute} a minute. Retry after ${decision.retryAfterSeconds} s.`,
+    {
+      headers: { "Retry-After": String(decision.retryAfterSeconds) },
+    },
+  );
 }
 
 /** Counts a `/v1` request against its API key (or, for a dashboard session, its user); throws 429 over the limit. */
 export function enforceApiRateLimit(caller: { apiKeyId: string | null; userId: string | null }): Promise<void> {
   const bucket = caller.apiKeyId !== null ? `api:key:${caller.apiKeyId}` : `api:user:${caller.userId ?? "unknown"}`;
-  return enforce(bucket, env().RATE_LIMIT_API_PER_MINUTE, caller.apiKeyId !== null ? "for this API key" : "for this user");
+  return enforce(
+    bucket,
+    env().RATE_LIMIT_API_PER_MINUTE,
+    caller.apiKeyId !== null ? "for this API key" : "for this user",
+  );
 }
 
 /** Counts a delivery against its webhook endpoint (an existing, enabled one); throws 429 over the limit. */

@@ -22,11 +22,21 @@ async function rows() {
 
 describe("createPgRateLimitStore", () => {
   it("adds counts per bucket and window and answers the new totals", async () => {
-    expect(await store.add([{ bucket: "a", windowStart: T0, count: 2 }, { bucket: "b", windowStart: T0, count: 5 }])).toEqual([
+    expect(
+      await store.add([
+        { bucket: "a", windowStart: T0, count: 2 },
+        { bucket: "b", windowStart: T0, count: 5 },
+      ]),
+    ).toEqual([
       { bucket: "a", windowStart: T0, count: 2 },
       { bucket: "b", windowStart: T0, count: 5 },
     ]);
-    expect(await store.add([{ bucket: "a", windowStart: T0, count: 3 }, { bucket: "a", windowStart: T0 + 60_000, count: 1 }])).toEqual([
+    expect(
+      await store.add([
+        { bucket: "a", windowStart: T0, count: 3 },
+        { bucket: "a", windowStart: T0 + 60_000, count: 1 },
+      ]),
+    ).toEqual([
       { bucket: "a", windowStart: T0, count: 5 },
       { bucket: "a", windowStart: T0 + 60_000, count: 1 },
     ]);
@@ -39,12 +49,18 @@ describe("createPgRateLimitStore", () => {
 
   it("sums concurrent flushes of many instances exactly", async () => {
     const buckets = ["api:key:1", "api:key:2", "ingest:we_1"];
-    await Promise.all(Array.from({ length: 20 }, () => store.add(buckets.map((bucket) => ({ bucket, windowStart: T0, count: 3 })))));
+    await Promise.all(
+      Array.from({ length: 20 }, () => store.add(buckets.map((bucket) => ({ bucket, windowStart: T0, count: 3 })))),
+    );
     expect((await rows()).map((row) => row.count)).toEqual([60, 60, 60]);
   });
 
   it("prunes windows that started before the cutoff", async () => {
-    await store.add([{ bucket: "a", windowStart: T0, count: 1 }, { bucket: "a", windowStart: T0 + 60_000, count: 1 }, { bucket: "b", windowStart: T0 + 120_000, count: 1 }]);
+    await store.add([
+      { bucket: "a", windowStart: T0, count: 1 },
+      { bucket: "a", windowStart: T0 + 60_000, count: 1 },
+      { bucket: "b", windowStart: T0 + 120_000, count: 1 },
+    ]);
     await store.prune(T0 + 60_000);
     expect((await rows()).map((row) => row.windowStart)).toEqual([T0 + 60_000, T0 + 120_000]);
   });

@@ -31,7 +31,8 @@ export function createPgRateLimitStore(db: () => DbClient): RateLimitStore {
       return rows.map((row) => ({ bucket: row.bucket, windowStart: Number(row.window_ms), count: row.count }));
     },
     async prune(before: number): Promise<void> {
-      await db().$executeRaw`DELETE FROM rate_limit_windows WHERE window_start < to_timestamp(${before}::bigint / 1000.0)`;
+      await db()
+        .$executeRaw`DELETE FROM rate_limit_windows WHERE window_start < to_timestamp(${before}::bigint / 1000.0)`;
     },
   };
 }

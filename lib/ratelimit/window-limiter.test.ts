@@ -20,7 +20,13 @@ function memoryStore() {
   const calls: WindowCount[][] = [];
   let gate: Promise<void> | undefined;
   let failing = false;
-  const store: RateLimitStore & { counts: Map<string, number>; calls: WindowCount[][]; hold(): () => void; fail(on: boolean): void; pruned: number[] } = {
+  const store: RateLimitStore & {
+    counts: Map<string, number>;
+    calls: WindowCount[][];
+    hold(): () => void;
+    fail(on: boolean): void;
+    pruned: number[];
+  } = {
     counts,
     calls,
     pruned: [],
@@ -62,9 +68,19 @@ afterEach(() => {
   for (const limiter of open.splice(0)) limiter.close();
 });
 
-function limiterOn(store: RateLimitStore, clock: { now: number }, extra: { onStoreError?: (error: unknown) => void; syncWaitMs?: number } = {}) {
+function limiterOn(
+  store: RateLimitStore,
+  clock: { now: number },
+  extra: { onStoreError?: (error: unknown) => void; syncWaitMs?: number } = {},
+) {
   // A long flush interval: tests flush by hand, so nothing depends on timers.
-  const limiter = createWindowLimiter({ store, windowMs: WINDOW, flushIntervalMs: 3_600_000, now: () => clock.now, ...extra });
+  const limiter = createWindowLimiter({
+    store,
+    windowMs: WINDOW,
+    flushIntervalMs: 3_600_000,
+    now: () => clock.now,
+    ...extra,
+  });
   open.push(limiter);
   return limiter;
 }
@@ -140,7 +156,12 @@ describe("one instance", () => {
     await admitted(limiter, "a", 1_000, 2);
     await limiter.flush();
 
-    expect(store.calls).toEqual([[{ bucket: "a", windowStart: T0, count: 2 }, { bucket: "b", windowStart: T0, count: 3 }]]);
+    expect(store.calls).toEqual([
+      [
+        { bucket: "a", windowStart: T0, count: 2 },
+        { bucket: "b", windowStart: T0, count: 3 },
+      ],
+    ]);
     await limiter.flush();
     expect(store.calls).toHaveLength(1); // nothing pending, nothing sent
   });
@@ -195,7 +216,7 @@ describe("instances sharing one store", () => {
         const limiters = Array.from({ length: instances }, () => limiterOn(store, clock));
         let allowed = 0;
         let seed = instances * 1_000 + limit;
-        const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+        const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
         // Concurrent requests spread over the instances, with flushes at random moments.
         const requests: Promise<void>[] = [];
         for (let index = 0; index < limit * 3; index++) {
@@ -206,7 +227,9 @@ describe("instances sharing one store", () => {
         }
         await Promise.all(requests);
         expect(allowed, `${instances} instances, limit ${limit}`).toBeGreaterThanOrEqual(limit);
-        expect(allowed, `${instances} instances, limit ${limit}`).toBeLessThanOrEqual(worstCaseAdmissions(limit, instances));
+        expect(allowed, `${instances} instances, limit ${limit}`).toBeLessThanOrEqual(
+          worstCaseAdmissions(limit, instances),
+        );
       }
     }
   });

@@ -162,7 +162,9 @@ export function createWindowLimiter(options: WindowLimiterOptions): WindowLimite
     sent.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.bucket.windowStart - b.bucket.windowStart));
     try {
       if (sent.length > 0) {
-        const totals = await store.add(sent.map(({ name, bucket, count }) => ({ bucket: name, windowStart: bucket.windowStart, count })));
+        const totals = await store.add(
+          sent.map(({ name, bucket, count }) => ({ bucket: name, windowStart: bucket.windowStart, count })),
+        );
         const byKey = new Map(totals.map((total) => [`${total.bucket}\u0000${total.windowStart}`, total.count]));
         for (const { name, bucket, count } of sent) {
           bucket.unsynced -= count;
@@ -189,7 +191,8 @@ export function createWindowLimiter(options: WindowLimiterOptions): WindowLimite
     for (let waits = 0; ; waits++) {
       const at = now();
       const bucket = bucketFor(name, windowStartOf(at, windowMs));
-      if (bucket.known + bucket.unsynced >= limit) return { allowed: false, retryAfterSeconds: retryAfterSeconds(at, windowMs) };
+      if (bucket.known + bucket.unsynced >= limit)
+        return { allowed: false, retryAfterSeconds: retryAfterSeconds(at, windowMs) };
       if (bucket.unsynced < syncSlice(limit, bucket.known) || waits >= MAX_SYNC_WAITS) {
         bucket.unsynced++;
         bucket.pending++;

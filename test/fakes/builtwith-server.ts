@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { answerLater } from "./answer-later";
-import { type FakeVendorRequest, sendJson, sendRedirect, sendTruncatedJson, startFakeVendorServer } from "./vendor-server";
+import {
+  type FakeVendorRequest,
+  sendJson,
+  sendRedirect,
+  sendTruncatedJson,
+  startFakeVendorServer,
+} from "./vendor-server";
 
 /*
  * A local stand-in for BuiltWith's Domain API, so adapter tests run offline over real HTTP. The protocol follows
@@ -38,7 +44,13 @@ interface FakePath {
   Technologies: (FakeTechnology | Record<string, unknown>)[];
 }
 
-function tech(name: string, tag: string | null, categories: string[] | null, first: string, last: string): FakeTechnology {
+function tech(
+  name: string,
+  tag: string | null,
+  categories: string[] | null,
+  first: string,
+  last: string,
+): FakeTechnology {
   return {
     Name: name,
     Tag: tag,
@@ -52,7 +64,14 @@ function tech(name: string, tag: string | null, categories: string[] | null, fir
 }
 
 function path(domain: string, subDomain: string, technologies: FakePath["Technologies"]): FakePath {
-  return { Domain: domain, SubDomain: subDomain, Url: "", FirstIndexed: ms("2017-01-01"), LastIndexed: ms("2025-11-28"), Technologies: technologies };
+  return {
+    Domain: domain,
+    SubDomain: subDomain,
+    Url: "",
+    FirstIndexed: ms("2017-01-01"),
+    LastIndexed: ms("2025-11-28"),
+    Technologies: technologies,
+  };
 }
 
 /** Lookup → the paths BuiltWith has indexed for it. */
@@ -85,7 +104,8 @@ export const FAKE_BUILTWITH_DOMAINS: Readonly<Record<string, FakePath[]>> = {
  * Retry-After (`retryAfterSeconds`), `unauthorized` 401 whatever the key, `server_error` 503, `slow` answers after
  * `slowMs`, `malformed` a 200 cut off mid-JSON, `unexpected_shape` a 200 without `Results`, `redirect` a 302.
  */
-export type FakeBuiltWithMode = "normal" | "rate_limited" | "unauthorized" | "server_error" | "slow" | "malformed" | "unexpected_shape" | "redirect";
+export type FakeBuiltWithMode =
+  "normal" | "rate_limited" | "unauthorized" | "server_error" | "slow" | "malformed" | "unexpected_shape" | "redirect";
 
 /** One scripted answer: a mode, or a 429 with this exact Retry-After value. */
 export type FakeBuiltWithAnswer = FakeBuiltWithMode | { mode: "rate_limited"; retryAfter: string };
@@ -111,9 +131,19 @@ export interface FakeBuiltWith {
   close(): Promise<void>;
 }
 
-const CREDIT_HEADERS = { "x-api-credits-available": "2000", "x-api-credits-used": "118", "x-api-credits-remaining": "1882" };
+const CREDIT_HEADERS = {
+  "x-api-credits-available": "2000",
+  "x-api-credits-used": "118",
+  "x-api-credits-remaining": "1882",
+};
 
-function sendErrors(response: ServerResponse, status: number, lookup: string | null, message: string, headers: Record<string, string> = {}) {
+function sendErrors(
+  response: ServerResponse,
+  status: number,
+  lookup: string | null,
+  message: string,
+  headers: Record<string, string> = {},
+) {
   sendJson(response, status, { Results: [], Errors: [{ Lookup: lookup, Message: message, Code: -1 }] }, headers);
 }
 
@@ -123,7 +153,8 @@ function flag(query: URLSearchParams, name: string): boolean {
 
 function domainLookup(query: URLSearchParams, response: ServerResponse) {
   const lookup = query.get("LOOKUP")?.trim().toLowerCase() ?? "";
-  if (!/^[a-z\d-]+(\.[a-z\d-]+)+$/.test(lookup)) return sendErrors(response, 200, lookup || null, "Lookup must be a domain, subdomain or URL", CREDIT_HEADERS);
+  if (!/^[a-z\d-]+(\.[a-z\d-]+)+$/.test(lookup))
+    return sendErrors(response, 200, lookup || null, "Lookup must be a domain, subdomain or URL", CREDIT_HEADERS);
   const hideDetails = flag(query, "HIDEDL") || flag(query, "HIDETEXT");
   const paths = (FAKE_BUILTWITH_DOMAINS[lookup] ?? []).map((item) => ({
     ...item,
@@ -140,7 +171,9 @@ function domainLookup(query: URLSearchParams, response: ServerResponse) {
       Results: [
         {
           Result: { IsDB: paths.length > 0 ? "True" : "False", Spend: paths.length > 0 ? 420 : 0, Paths: paths },
-          Meta: flag(query, "NOMETA") ? null : { CompanyName: null, Vertical: "Technology", Social: [], Telephones: [], Emails: [] },
+          Meta: flag(query, "NOMETA")
+            ? null
+            : { CompanyName: null, Vertical: "Technology", Social: [], Telephones: [], Emails: [] },
           Attributes: flag(query, "NOATTR") ? null : { Employees: 0, MJRank: 0 },
           FirstIndexed: ms("2017-01-01"),
           LastIndexed: ms("2025-11-28"),
@@ -161,20 +194,28 @@ export async function startFakeBuiltWith(options: FakeBuiltWithOptions = {}): Pr
 
   const server = await startFakeVendorServer((request, response) => {
     const query = new URLSearchParams(request.query);
-    if (request.path !== "/v22/api.json" || request.method !== "GET") return sendErrors(response, 404, null, "Not found");
-    if (query.get("KEY") !== apiKey) return sendErrors(response, 401, query.get("LOOKUP"), "Invalid or missing API key");
+    if (request.path !== "/v22/api.json" || request.method !== "GET")
+      return sendErrors(response, 404, null, "Not found");
+    if (query.get("KEY") !== apiKey)
+      return sendErrors(response, 401, query.get("LOOKUP"), "Invalid or missing API key");
 
     const answer = queue.shift() ?? mode;
-    if (typeof answer === "object") return sendErrors(response, 429, query.get("LOOKUP"), "Too many requests", { "retry-after": answer.retryAfter });
+    if (typeof answer === "object")
+      return sendErrors(response, 429, query.get("LOOKUP"), "Too many requests", { "retry-after": answer.retryAfter });
     switch (answer) {
       case "rate_limited":
-        return sendErrors(response, 429, query.get("LOOKUP"), "Too many requests", { "retry-after": String(options.retryAfterSeconds ?? 30) });
+        return sendErrors(response, 429, query.get("LOOKUP"), "Too many requests", {
+          "retry-after": String(options.retryAfterSeconds ?? 30),
+        });
       case "unauthorized":
         return sendErrors(response, 401, query.get("LOOKUP"), "Invalid or missing API key");
       case "server_error":
         return sendErrors(response, 503, query.get("LOOKUP"), "Service temporarily unavailable");
       case "malformed":
-        return sendTruncatedJson(response, '{"Results":[{"Result":{"IsDB":"True","Paths":[{"Technologies":[{"Name":"jQu');
+        return sendTruncatedJson(
+          response,
+          '{"Results":[{"Result":{"IsDB":"True","Paths":[{"Technologies":[{"Name":"jQu',
+        );
       case "unexpected_shape":
         return sendJson(response, 200, { results: [{ technologies: [] }] });
       case "redirect":

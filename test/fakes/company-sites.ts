@@ -97,7 +97,8 @@ export function readCompanySiteFile(host: string, file: string): Promise<string>
 async function fileFor(host: string, pathname: string): Promise<string | null> {
   const siteDir = path.join(SITES_DIR, host);
   const relative = decodeURIComponent(pathname).replace(/^\/+|\/+$/g, "");
-  const candidates = relative === "" ? ["index.html"] : [relative, `${relative}.html`, path.join(relative, "index.html")];
+  const candidates =
+    relative === "" ? ["index.html"] : [relative, `${relative}.html`, path.join(relative, "index.html")];
   for (const candidate of candidates) {
     const file = path.resolve(siteDir, candidate);
     if (!file.startsWith(`${siteDir}${path.sep}`)) return null;
@@ -121,11 +122,23 @@ export async function startCompanySites(): Promise<CompanySites> {
 
     void (async () => {
       const redirect = SITE_REDIRECTS[host]?.[url.pathname];
-      if (redirect !== undefined) return send(response, redirect.status, { ...siteHeaders, location: redirect.location }, "");
+      if (redirect !== undefined)
+        return send(response, redirect.status, { ...siteHeaders, location: redirect.location }, "");
       const file = (await isSite(host)) ? await fileFor(host, url.pathname) : null;
-      if (file === null) return send(response, 404, { ...siteHeaders, "content-type": "text/html; charset=utf-8" }, "<!DOCTYPE html><title>Not found</title><h1>Not found</h1>");
+      if (file === null)
+        return send(
+          response,
+          404,
+          { ...siteHeaders, "content-type": "text/html; charset=utf-8" },
+          "<!DOCTYPE html><title>Not found</title><h1>Not found</h1>",
+        );
       const body = await readFile(file);
-      send(response, 200, { ...siteHeaders, "content-type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream" }, body);
+      send(
+        response,
+        200,
+        { ...siteHeaders, "content-type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream" },
+        body,
+      );
     })().catch(() => send(response, 500, { "content-type": "text/plain" }, "fixture error"));
   });
 

@@ -85,7 +85,10 @@ export async function startFakeDnsServer(zone: FakeZone): Promise<FakeDnsServer>
     queries,
     async close() {
       for (const connection of connections) connection.destroy();
-      await Promise.all([new Promise<void>((resolve) => udp.close(() => resolve())), new Promise<void>((resolve) => tcp.close(() => resolve()))]);
+      await Promise.all([
+        new Promise<void>((resolve) => udp.close(() => resolve())),
+        new Promise<void>((resolve) => tcp.close(() => resolve())),
+      ]);
     },
   };
 }
@@ -130,11 +133,21 @@ function answer(query: Packet, zone: FakeZone, log: { name: string; type: string
     else answers.push(...found);
   }
 
-  const flags = dnsPacket.AUTHORITATIVE_ANSWER | dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE | (known ? 0 : RCODE_NXDOMAIN);
+  const flags =
+    dnsPacket.AUTHORITATIVE_ANSWER |
+    dnsPacket.RECURSION_DESIRED |
+    dnsPacket.RECURSION_AVAILABLE |
+    (known ? 0 : RCODE_NXDOMAIN);
   const response = dnsPacket.encode({ id: query.id, type: "response", flags, questions, answers });
   if (response.length <= maxSize) return response;
   // Too big for this UDP exchange: say so (TC) the way a real server does, instead of sending a cut packet.
-  return dnsPacket.encode({ id: query.id, type: "response", flags: flags | dnsPacket.TRUNCATED_RESPONSE, questions, answers: [] });
+  return dnsPacket.encode({
+    id: query.id,
+    type: "response",
+    flags: flags | dnsPacket.TRUNCATED_RESPONSE,
+    questions,
+    answers: [],
+  });
 }
 
 /** The answer records for one question; undefined when the name does not exist at all (NXDOMAIN). */
@@ -162,7 +175,12 @@ function recordsOfType(name: string, type: string, entry: FakeZoneEntry): Answer
     case "AAAA":
       return (entry.AAAA ?? []).map((data) => ({ type: "AAAA", name, ttl: TTL, data }));
     case "MX":
-      return (entry.MX ?? []).map(({ exchange, priority }) => ({ type: "MX", name, ttl: TTL, data: { exchange, preference: priority } }));
+      return (entry.MX ?? []).map(({ exchange, priority }) => ({
+        type: "MX",
+        name,
+        ttl: TTL,
+        data: { exchange, preference: priority },
+      }));
     case "TXT":
       return (entry.TXT ?? []).map((text) => ({ type: "TXT", name, ttl: TTL, data: characterStrings(text) }));
     case "CNAME":
@@ -188,5 +206,7 @@ function advertisedSize(query: Packet): number {
 }
 
 function normalise(zone: FakeZone): FakeZone {
-  return Object.fromEntries(Object.entries(zone).map(([name, entry]) => [name.toLowerCase().replace(/\.$/, ""), entry]));
+  return Object.fromEntries(
+    Object.entries(zone).map(([name, entry]) => [name.toLowerCase().replace(/\.$/, ""), entry]),
+  );
 }

@@ -1,7 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { answerLater } from "./answer-later";
-import { type FakeVendorRequest, sendJson, sendOversized, sendRedirect, sendTruncatedJson, startFakeVendorServer } from "./vendor-server";
+import {
+  type FakeVendorRequest,
+  sendJson,
+  sendOversized,
+  sendRedirect,
+  sendTruncatedJson,
+  startFakeVendorServer,
+} from "./vendor-server";
 
 /*
  * A local stand-in for Hunter's API, so adapter and HTTP tests run offline over real HTTP. The protocol (paths
@@ -50,7 +57,13 @@ interface FakeCompany {
 }
 
 function source(domain: string, path: string, extractedOn: string, lastSeenOn: string): FakeSource {
-  return { domain, uri: `https://${domain}${path}`, extracted_on: extractedOn, last_seen_on: lastSeenOn, still_on_page: true };
+  return {
+    domain,
+    uri: `https://${domain}${path}`,
+    extracted_on: extractedOn,
+    last_seen_on: lastSeenOn,
+    still_on_page: true,
+  };
 }
 
 function person(
@@ -107,24 +120,46 @@ export const FAKE_HUNTER_COMPANIES: readonly FakeCompany[] = [
     webmail: false,
     disposable: false,
     emails: [
-      person("maria.gonzalez@acme-robotics.example", ["Maria", "Gonzalez"], ["Chief Executive Officer", "executive", "executive"], 97, {
-        sources: [
-          source("acme-robotics.example", "/about/team", "2024-03-11", "2025-12-02"),
-          source("robotics-news.example", "/2024/acme-raises-series-b", "2024-06-18", "2025-10-30"),
-        ],
-        linkedin: "https://linkedin.example/in/maria-gonzalez",
-        twitter: "mgonzalez_acme",
-        phone_number: "+1 202-555-0143",
-      }),
-      person("david.chen@acme-robotics.example", ["David", "Chen"], ["Chief Technology Officer", "executive", "it"], 95, {
-        linkedin: "https://linkedin.example/in/david-chen",
-      }),
+      person(
+        "maria.gonzalez@acme-robotics.example",
+        ["Maria", "Gonzalez"],
+        ["Chief Executive Officer", "executive", "executive"],
+        97,
+        {
+          sources: [
+            source("acme-robotics.example", "/about/team", "2024-03-11", "2025-12-02"),
+            source("robotics-news.example", "/2024/acme-raises-series-b", "2024-06-18", "2025-10-30"),
+          ],
+          linkedin: "https://linkedin.example/in/maria-gonzalez",
+          twitter: "mgonzalez_acme",
+          phone_number: "+1 202-555-0143",
+        },
+      ),
+      person(
+        "david.chen@acme-robotics.example",
+        ["David", "Chen"],
+        ["Chief Technology Officer", "executive", "it"],
+        95,
+        {
+          linkedin: "https://linkedin.example/in/david-chen",
+        },
+      ),
       person("priya.raman@acme-robotics.example", ["Priya", "Raman"], ["VP of Sales", "executive", "sales"], 93, {
         phone_number: "+1 202-555-0171",
       }),
       person("tom.okafor@acme-robotics.example", ["Tom", "Okafor"], ["Senior Robotics Engineer", "senior", "it"], 88),
-      person("lena.fischer@acme-robotics.example", ["Lena", "Fischer"], ["Senior Account Executive", "senior", "sales"], 86),
-      person("samuel.reyes@acme-robotics.example", ["Samuel", "Reyes"], ["Financial Controller", "senior", "finance"], 84),
+      person(
+        "lena.fischer@acme-robotics.example",
+        ["Lena", "Fischer"],
+        ["Senior Account Executive", "senior", "sales"],
+        86,
+      ),
+      person(
+        "samuel.reyes@acme-robotics.example",
+        ["Samuel", "Reyes"],
+        ["Financial Controller", "senior", "finance"],
+        84,
+      ),
       person("aiko.tanaka@acme-robotics.example", ["Aiko", "Tanaka"], ["Marketing Manager", "senior", "marketing"], 81),
       person("jonas.berg@acme-robotics.example", ["Jonas", "Berg"], ["Software Engineer", "junior", "it"], 74, {
         verification: { date: null, status: null },
@@ -132,9 +167,15 @@ export const FAKE_HUNTER_COMPANIES: readonly FakeCompany[] = [
         twitter: undefined,
         phone_number: undefined,
       }),
-      person("chloe.martin@acme-robotics.example", ["Chloe", "Martin"], ["Sales Development Representative", "junior", "sales"], 71, {
-        verification: { date: "2025-08-14", status: "unknown" },
-      }),
+      person(
+        "chloe.martin@acme-robotics.example",
+        ["Chloe", "Martin"],
+        ["Sales Development Representative", "junior", "sales"],
+        71,
+        {
+          verification: { date: "2025-08-14", status: "unknown" },
+        },
+      ),
       generic("info@acme-robotics.example", null, 90),
       generic("sales@acme-robotics.example", "sales", 87),
       generic("support@acme-robotics.example", "support", 85),
@@ -148,12 +189,24 @@ export const FAKE_HUNTER_COMPANIES: readonly FakeCompany[] = [
     webmail: false,
     disposable: false,
     emails: [
-      person("hwright@globex-logistics.example", ["Helen", "Wright"], ["Chief Operating Officer", "executive", "operations"], 92, {
-        verification: { date: "2025-10-01", status: "accept_all" },
-      }),
-      person("rkumar@globex-logistics.example", ["Rahul", "Kumar"], ["Fleet Operations Manager", "senior", "operations"], 83, {
-        verification: { date: "2025-10-01", status: "accept_all" },
-      }),
+      person(
+        "hwright@globex-logistics.example",
+        ["Helen", "Wright"],
+        ["Chief Operating Officer", "executive", "operations"],
+        92,
+        {
+          verification: { date: "2025-10-01", status: "accept_all" },
+        },
+      ),
+      person(
+        "rkumar@globex-logistics.example",
+        ["Rahul", "Kumar"],
+        ["Fleet Operations Manager", "senior", "operations"],
+        83,
+        {
+          verification: { date: "2025-10-01", status: "accept_all" },
+        },
+      ),
       person("emorales@globex-logistics.example", ["Elena", "Morales"], ["Recruiter", "junior", "hr"], 68, {
         verification: { date: "2025-10-01", status: "accept_all" },
       }),
@@ -220,14 +273,26 @@ export interface FakeHunter {
   close(): Promise<void>;
 }
 
-function sendError(response: ServerResponse, status: number, id: string, details: string, headers: Record<string, string> = {}) {
+function sendError(
+  response: ServerResponse,
+  status: number,
+  id: string,
+  details: string,
+  headers: Record<string, string> = {},
+) {
   sendJson(response, status, { errors: [{ id, code: status, details }] }, headers);
 }
 
 /** As in Hunter: a filter is a comma-separated list of accepted values. */
 function matches(value: string | null, filter: string | null): boolean {
   if (filter === null) return true;
-  return value !== null && filter.split(",").map((item) => item.trim().toLowerCase()).includes(value.toLowerCase());
+  return (
+    value !== null &&
+    filter
+      .split(",")
+      .map((item) => item.trim().toLowerCase())
+      .includes(value.toLowerCase())
+  );
 }
 
 function nonNegativeInteger(text: string | null, fallback: number): number | null {
@@ -244,11 +309,13 @@ function domainSearch(query: URLSearchParams, response: ServerResponse) {
   const limit = nonNegativeInteger(query.get("limit"), 10);
   const offset = nonNegativeInteger(query.get("offset"), 0);
 
-  if (!domain && !companyName) return sendError(response, 400, "wrong_params", "You are missing the domain or company parameter");
+  if (!domain && !companyName)
+    return sendError(response, 400, "wrong_params", "You are missing the domain or company parameter");
   if (type !== null && type !== "personal" && type !== "generic") {
     return sendError(response, 400, "wrong_params", "The type parameter must be personal or generic");
   }
-  if (limit === null || limit < 1 || limit > 100) return sendError(response, 400, "wrong_params", "The limit must be between 1 and 100");
+  if (limit === null || limit < 1 || limit > 100)
+    return sendError(response, 400, "wrong_params", "The limit must be between 1 and 100");
   if (offset === null) return sendError(response, 400, "wrong_params", "The offset must be a positive integer");
 
   // The domain wins when both are given; a company name is matched case-insensitively.
@@ -265,7 +332,10 @@ function domainSearch(query: URLSearchParams, response: ServerResponse) {
     emails: [],
   };
   const emails = found.emails.filter(
-    (email) => (type === null || email.type === type) && matches(email.seniority, seniority) && matches(email.department, department),
+    (email) =>
+      (type === null || email.type === type) &&
+      matches(email.seniority, seniority) &&
+      matches(email.department, department),
   );
   sendJson(response, 200, {
     data: { ...found, emails: emails.slice(offset, offset + limit), linked_domains: [] },
@@ -321,9 +391,16 @@ function emailFinder(query: URLSearchParams, response: ServerResponse) {
   const domain = query.get("domain");
   const companyName = query.get("company");
   const maxDuration = query.get("max_duration");
-  if (!domain && !companyName) return sendError(response, 400, "wrong_params", "You are missing the domain or the company parameter");
+  if (!domain && !companyName)
+    return sendError(response, 400, "wrong_params", "You are missing the domain or the company parameter");
   const name = requestedName(query);
-  if (!name) return sendError(response, 400, "wrong_params", "You are missing the first_name and last_name, or the full_name parameter");
+  if (!name)
+    return sendError(
+      response,
+      400,
+      "wrong_params",
+      "You are missing the first_name and last_name, or the full_name parameter",
+    );
   if (maxDuration !== null && !(/^\d+$/.test(maxDuration) && Number(maxDuration) >= 3 && Number(maxDuration) <= 20)) {
     return sendError(response, 400, "wrong_params", "The max_duration must be between 3 and 20");
   }
@@ -333,14 +410,23 @@ function emailFinder(query: URLSearchParams, response: ServerResponse) {
     first?.toLowerCase() === name.first.toLowerCase() && last?.toLowerCase() === name.last.toLowerCase();
   if (
     company &&
-    FAKE_HUNTER_RESTRICTED_PEOPLE.some((person) => person.domain === company.domain && sameName(person.firstName, person.lastName))
+    FAKE_HUNTER_RESTRICTED_PEOPLE.some(
+      (person) => person.domain === company.domain && sameName(person.firstName, person.lastName),
+    )
   ) {
-    return sendError(response, 451, "restricted_person", "The person behind this email address asked us to stop processing their personal data");
+    return sendError(
+      response,
+      451,
+      "restricted_person",
+      "The person behind this email address asked us to stop processing their personal data",
+    );
   }
   // Unknown company: nothing to derive an address from.
   if (!company) return sendError(response, 404, "not_found", "No email address was found for this person");
 
-  const known = company.emails.find((email) => email.type === "personal" && sameName(email.first_name, email.last_name));
+  const known = company.emails.find(
+    (email) => email.type === "personal" && sameName(email.first_name, email.last_name),
+  );
   const guess = !known && company.pattern ? fromPattern(company.pattern, company.domain, name) : null;
   const meta = {
     params: {
@@ -422,22 +508,33 @@ export async function startFakeHunter(options: FakeHunterOptions = {}): Promise<
   const server = await startFakeVendorServer((request, response) => {
     const query = new URLSearchParams(request.query);
     const route = request.path;
-    if (!isRoute(route) || request.method !== "GET") return sendError(response, 404, "not_found", "This route does not exist");
+    if (!isRoute(route) || request.method !== "GET")
+      return sendError(response, 404, "not_found", "This route does not exist");
     const key = request.headers["x-api-key"] ?? query.get("api_key");
-    if (key !== apiKey) return sendError(response, 401, "authentication_failed", "No user found for the API key supplied");
+    if (key !== apiKey)
+      return sendError(response, 401, "authentication_failed", "No user found for the API key supplied");
 
     const answer = queue.shift() ?? mode;
     if (typeof answer === "object") {
       if ("body" in answer) return sendJson(response, 200, answer.body);
-      return sendError(response, 429, "too_many_requests", "You have reached your rate limit", { "retry-after": answer.retryAfter });
+      return sendError(response, 429, "too_many_requests", "You have reached your rate limit", {
+        "retry-after": answer.retryAfter,
+      });
     }
     switch (answer) {
       case "rate_limited":
-        return sendError(response, 429, "too_many_requests", "You have reached your rate limit", { "retry-after": String(options.retryAfterSeconds ?? 30) });
+        return sendError(response, 429, "too_many_requests", "You have reached your rate limit", {
+          "retry-after": String(options.retryAfterSeconds ?? 30),
+        });
       case "throttled":
         return sendError(response, 403, "too_many_requests", "You have reached the rate limit for this API key");
       case "usage_exhausted":
-        return sendError(response, 429, "too_many_requests", "You've reached the limit for the number of searches per billing period included in your plan.");
+        return sendError(
+          response,
+          429,
+          "too_many_requests",
+          "You've reached the limit for the number of searches per billing period included in your plan.",
+        );
       case "unauthorized":
         return sendError(response, 401, "authentication_failed", "No user found for the API key supplied");
       case "server_error":

@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { answerLater } from "./answer-later";
-import { type FakeVendorRequest, sendJson, sendRedirect, sendTruncatedJson, startFakeVendorServer } from "./vendor-server";
+import {
+  type FakeVendorRequest,
+  sendJson,
+  sendRedirect,
+  sendTruncatedJson,
+  startFakeVendorServer,
+} from "./vendor-server";
 
 /*
  * A local stand-in for People Data Labs' Company and Person Enrichment APIs, so adapter tests run offline over real
@@ -188,7 +194,13 @@ function usageHeaders(remaining: number, resetAt: Date): Record<string, string> 
   };
 }
 
-function sendError(response: ServerResponse, status: number, type: string, message: string, headers: Record<string, string> = {}) {
+function sendError(
+  response: ServerResponse,
+  status: number,
+  type: string,
+  message: string,
+  headers: Record<string, string> = {},
+) {
   sendJson(response, status, { status, error: { type, message } }, headers);
 }
 
@@ -199,7 +211,12 @@ function websiteKey(value: string): string {
 
 /** A URL without scheme, "www." or trailing slash, lower-cased: how PDL writes profile URLs. */
 function urlKey(value: string): string {
-  return value.trim().toLowerCase().replace(/^[a-z][a-z\d+.-]*:\/\//, "").replace(/^www\./, "").replace(/\/+$/, "");
+  return value
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z\d+.-]*:\/\//, "")
+    .replace(/^www\./, "")
+    .replace(/\/+$/, "");
 }
 
 function companyEnrich(query: URLSearchParams, response: ServerResponse, resetAt: Date) {
@@ -207,7 +224,12 @@ function companyEnrich(query: URLSearchParams, response: ServerResponse, resetAt
   const name = query.get("name");
   const profile = query.get("profile");
   if (!website && !name && !profile) {
-    return sendError(response, 400, "invalid_request_error", "You must include at least one of: name, profile, ticker, website, pdl_id");
+    return sendError(
+      response,
+      400,
+      "invalid_request_error",
+      "You must include at least one of: name, profile, ticker, website, pdl_id",
+    );
   }
   const company = FAKE_PDL_COMPANIES.find(
     (item) =>
@@ -215,12 +237,24 @@ function companyEnrich(query: URLSearchParams, response: ServerResponse, resetAt
       (name !== null && item.name === name.trim().toLowerCase()) ||
       (profile !== null && typeof item.linkedin_url === "string" && urlKey(profile) === urlKey(item.linkedin_url)),
   );
-  if (!company) return sendError(response, 404, "not_found", "No records were found matching your request", usageHeaders(RATE_LIMIT_PER_MINUTE - 1, resetAt));
-  sendJson(response, 200, { status: 200, ...company }, {
-    ...usageHeaders(RATE_LIMIT_PER_MINUTE - 1, resetAt),
-    "x-call-credits-spent": "1",
-    "x-call-credits-type": "enrich_company",
-  });
+  if (!company)
+    return sendError(
+      response,
+      404,
+      "not_found",
+      "No records were found matching your request",
+      usageHeaders(RATE_LIMIT_PER_MINUTE - 1, resetAt),
+    );
+  sendJson(
+    response,
+    200,
+    { status: 200, ...company },
+    {
+      ...usageHeaders(RATE_LIMIT_PER_MINUTE - 1, resetAt),
+      "x-call-credits-spent": "1",
+      "x-call-credits-type": "enrich_company",
+    },
+  );
 }
 
 /** A person record as the API returns it in `data` (a subset of the documented Person Schema), and its likelihood. */
@@ -433,13 +467,17 @@ function present(value: unknown): boolean {
 
 /** The `required` parameter, flat: fields joined by AND within groups joined by OR ("a AND b OR c"). */
 function meetsRequired(data: Record<string, unknown>, required: string): boolean {
-  return required.split(/\s+OR\s+/).some((group) => group.split(/\s+AND\s+/).every((field) => present(data[field.trim()])));
+  return required
+    .split(/\s+OR\s+/)
+    .some((group) => group.split(/\s+AND\s+/).every((field) => present(data[field.trim()])));
 }
 
 function emailsOf(data: Record<string, unknown>): string[] {
   const listed = [data.work_email, ...(Array.isArray(data.personal_emails) ? data.personal_emails : [])];
   const typed = Array.isArray(data.emails) ? data.emails.map((item: { address?: unknown }) => item.address) : [];
-  return [...listed, ...typed].filter((item): item is string => typeof item === "string").map((item) => item.toLowerCase());
+  return [...listed, ...typed]
+    .filter((item): item is string => typeof item === "string")
+    .map((item) => item.toLowerCase());
 }
 
 function profilesOf(data: Record<string, unknown>): string[] {
@@ -452,12 +490,25 @@ function personEnrich(query: URLSearchParams, response: ServerResponse, resetAt:
   const email = query.get("email");
   const profile = query.get("profile");
   const hasName = Boolean(query.get("name") || (query.get("first_name") && query.get("last_name")));
-  const hasContext = ["company", "school", "location", "street_address", "locality", "region", "country", "postal_code", "birth_date"].some(
-    (name) => query.get(name),
-  );
+  const hasContext = [
+    "company",
+    "school",
+    "location",
+    "street_address",
+    "locality",
+    "region",
+    "country",
+    "postal_code",
+    "birth_date",
+  ].some((name) => query.get(name));
   const identifying = ["email", "profile", "phone", "email_hash", "lid", "pdl_id"].some((name) => query.get(name));
   if (!identifying && !(hasName && hasContext)) {
-    return sendError(response, 400, "invalid_request_error", "Request needs a profile, email, phone, email_hash, lid, pdl_id, or a name with context");
+    return sendError(
+      response,
+      400,
+      "invalid_request_error",
+      "Request needs a profile, email, phone, email_hash, lid, pdl_id, or a name with context",
+    );
   }
   const minText = query.get("min_likelihood");
   if (minText !== null && !(/^\d+$/.test(minText) && Number(minText) >= 1 && Number(minText) <= 10)) {
@@ -477,11 +528,16 @@ function personEnrich(query: URLSearchParams, response: ServerResponse, resetAt:
     return sendError(response, 404, "not_found", "No records were found matching your request", usage);
   }
   const data = query.get("titlecase") === "true" ? titlecased(person.data) : person.data;
-  sendJson(response, 200, { status: 200, likelihood: person.likelihood, data }, {
-    ...usage,
-    "x-call-credits-spent": "1",
-    "x-call-credits-type": "enrich_person",
-  });
+  sendJson(
+    response,
+    200,
+    { status: 200, likelihood: person.likelihood, data },
+    {
+      ...usage,
+      "x-call-credits-spent": "1",
+      "x-call-credits-type": "enrich_person",
+    },
+  );
 }
 
 /** Each route's answer, and the bodies its failure modes send (its own documented shape, broken). */
@@ -524,7 +580,13 @@ export async function startFakePdl(options: FakePdlOptions = {}): Promise<FakePd
     const answer = queue.shift() ?? mode;
     if (typeof answer === "object") {
       if ("body" in answer) return sendJson(response, 200, answer.body);
-      return sendError(response, 429, "rate_limit_error", "An error occurred due to requests hitting the API too quick", usageHeaders(0, windowEnd(answer.resetInSeconds)));
+      return sendError(
+        response,
+        429,
+        "rate_limit_error",
+        "An error occurred due to requests hitting the API too quick",
+        usageHeaders(0, windowEnd(answer.resetInSeconds)),
+      );
     }
     switch (answer) {
       case "rate_limited":
@@ -548,7 +610,9 @@ export async function startFakePdl(options: FakePdlOptions = {}): Promise<FakePd
       case "redirect":
         return sendRedirect(response, server.origin);
       case "slow":
-        return answerLater(response, server.pending, options.slowMs ?? 5_000, () => route.answer(query, response, windowEnd(60)));
+        return answerLater(response, server.pending, options.slowMs ?? 5_000, () =>
+          route.answer(query, response, windowEnd(60)),
+        );
       case "normal":
         return route.answer(query, response, windowEnd(60));
     }

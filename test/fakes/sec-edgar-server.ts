@@ -30,7 +30,9 @@ export interface FakeFormDFiling {
   previousAccessionNumber?: string;
   /** YYYY-MM-DD, or "yet to occur". */
   dateOfFirstSale: string;
-  securityTypes: ("isEquityType" | "isDebtType" | "isOptionToAcquireType" | "isPooledInvestmentFundType" | "isOtherType")[];
+  securityTypes: (
+    "isEquityType" | "isDebtType" | "isOptionToAcquireType" | "isPooledInvestmentFundType" | "isOtherType"
+  )[];
   totalOfferingAmount: string;
   totalAmountSold: string;
   totalRemaining: string;
@@ -225,12 +227,19 @@ export async function startFakeSecEdgar(options: FakeSecEdgarOptions = {}): Prom
     if (request.method !== "GET") return sendText(response, 405, "text/plain", "Method Not Allowed");
     // SEC fair access: undeclared automated tools are refused.
     if (!String(request.headers["user-agent"] ?? "").includes("@")) {
-      return sendText(response, 403, "text/html", "<html><body><h1>Your Request Originates from an Undeclared Automated Tool</h1></body></html>");
+      return sendText(
+        response,
+        403,
+        "text/html",
+        "<html><body><h1>Your Request Originates from an Undeclared Automated Tool</h1></body></html>",
+      );
     }
     if (request.path === "/LATEST/search-index") {
       switch (mode) {
         case "rate_limited":
-          return sendText(response, 429, "text/html", "<html><body>Request Rate Threshold Exceeded</body></html>", { "retry-after": retryAfter });
+          return sendText(response, 429, "text/html", "<html><body>Request Rate Threshold Exceeded</body></html>", {
+            "retry-after": retryAfter,
+          });
         case "unavailable":
           return sendText(response, 503, "text/html", "<html><body>Service Unavailable</body></html>");
         case "unexpected_shape":
@@ -240,13 +249,21 @@ export async function startFakeSecEdgar(options: FakeSecEdgarOptions = {}): Prom
       }
     }
     const archive = /^\/Archives\/edgar\/data\/(\d+)\/(\d{18})\/primary_doc\.xml$/.exec(request.path);
-    const filing = archive && FAKE_FORM_D_FILINGS.find((item) => String(Number(item.cik)) === archive[1] && item.adsh.replace(/-/g, "") === archive[2]);
+    const filing =
+      archive &&
+      FAKE_FORM_D_FILINGS.find(
+        (item) => String(Number(item.cik)) === archive[1] && item.adsh.replace(/-/g, "") === archive[2],
+      );
     // The archive serves under the CIK without leading zeros only.
-    if (!filing || archive?.[1]?.startsWith("0")) return sendText(response, 404, "text/html", "<html><body>Not Found</body></html>");
+    if (!filing || archive?.[1]?.startsWith("0"))
+      return sendText(response, 404, "text/html", "<html><body>Not Found</body></html>");
     if (filing.archiveStatus === 429) {
-      return sendText(response, 429, "text/html", "<html><body>Request Rate Threshold Exceeded</body></html>", { "retry-after": retryAfter });
+      return sendText(response, 429, "text/html", "<html><body>Request Rate Threshold Exceeded</body></html>", {
+        "retry-after": retryAfter,
+      });
     }
-    if (filing.archiveStatus === 503) return sendText(response, 503, "text/html", "<html><body>Service Unavailable</body></html>");
+    if (filing.archiveStatus === 503)
+      return sendText(response, 503, "text/html", "<html><body>Service Unavailable</body></html>");
     return sendText(response, 200, "text/xml", formDXml(filing));
   });
 
@@ -261,24 +278,39 @@ export async function startFakeSecEdgar(options: FakeSecEdgarOptions = {}): Prom
   };
 }
 
-function sendText(response: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
+function sendText(
+  response: ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { "content-type": `${type}; charset=utf-8`, ...headers });
   response.end(body);
 }
 
 /** Words as the search engine indexes them: case and punctuation do not matter to a phrase query. */
 function tokens(text: string): string {
-  return ` ${text.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()} `;
+  return ` ${text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim()} `;
 }
 
 function search(query: URLSearchParams, pageSize: number, response: ServerResponse): void {
   const q = query.get("q") ?? "";
-  const forms = (query.get("forms") ?? "").split(",").map((form) => form.trim()).filter(Boolean);
+  const forms = (query.get("forms") ?? "")
+    .split(",")
+    .map((form) => form.trim())
+    .filter(Boolean);
   const from = Number(query.get("from") ?? "0");
   if (!Number.isInteger(from) || from < 0) return sendJson(response, 400, { error: "Invalid from" });
   const phrase = tokens(q.replace(/^"|"$/g, ""));
   const matching = FAKE_FORM_D_FILINGS.filter(
-    (filing) => phrase.trim() !== "" && (forms.length === 0 || forms.includes(filing.form)) && tokens(`${filing.entityName} ${filing.body ?? ""}`).includes(phrase),
+    (filing) =>
+      phrase.trim() !== "" &&
+      (forms.length === 0 || forms.includes(filing.form)) &&
+      tokens(`${filing.entityName} ${filing.body ?? ""}`).includes(phrase),
   );
   const page = matching.slice(from, from + pageSize);
   sendJson(response, 200, {
@@ -326,12 +358,16 @@ function escapeXml(text: string): string {
 /** A Form D primary document in the shape EDGAR serves (schema X0708), with the filing's values. */
 function formDXml(filing: FakeFormDFiling): string {
   const amendment = filing.form === "D/A";
-  const previous = filing.previousAccessionNumber ? `\n        <previousAccessionNumber>${filing.previousAccessionNumber}</previousAccessionNumber>` : "";
+  const previous = filing.previousAccessionNumber
+    ? `\n        <previousAccessionNumber>${filing.previousAccessionNumber}</previousAccessionNumber>`
+    : "";
   const firstSale = /^\d{4}-\d{2}-\d{2}$/.test(filing.dateOfFirstSale)
     ? `<value>${filing.dateOfFirstSale}</value>`
     : "<yetToOccur>true</yetToOccur>";
   const securities = filing.securityTypes.map((type) => `<${type}>true</${type}>`).join("\n      ");
-  const otherDescription = filing.securityTypes.includes("isOtherType") ? "\n      <descriptionOfOtherType>Simple agreements for future equity</descriptionOfOtherType>" : "";
+  const otherDescription = filing.securityTypes.includes("isOtherType")
+    ? "\n      <descriptionOfOtherType>Simple agreements for future equity</descriptionOfOtherType>"
+    : "";
   const fund = filing.securityTypes.includes("isPooledInvestmentFundType");
   return `<?xml version="1.0"?>
 <edgarSubmission>

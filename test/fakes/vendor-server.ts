@@ -28,7 +28,9 @@ export interface FakeVendorServer {
 }
 
 /** Starts a fake on 127.0.0.1 on a free port; `handle` answers each request after it is logged. */
-export async function startFakeVendorServer(handle: (request: FakeVendorRequest, response: ServerResponse) => void): Promise<FakeVendorServer> {
+export async function startFakeVendorServer(
+  handle: (request: FakeVendorRequest, response: ServerResponse) => void,
+): Promise<FakeVendorServer> {
   const requests: FakeVendorRequest[] = [];
   const pending = new Set<NodeJS.Timeout>();
   const server = createServer((incoming, response) => {
@@ -58,7 +60,12 @@ export async function startFakeVendorServer(handle: (request: FakeVendorRequest,
   };
 }
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   response.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
   response.end(JSON.stringify(body));
 }
@@ -77,7 +84,10 @@ export function sendRedirect(response: ServerResponse, origin: string): void {
 
 /** A 200 of `bytes` bytes, declared in Content-Length or streamed in chunks without one. */
 export function sendOversized(response: ServerResponse, bytes: number, declared: boolean): void {
-  response.writeHead(200, { "content-type": "application/json; charset=utf-8", ...(declared && { "content-length": String(bytes) }) });
+  response.writeHead(200, {
+    "content-type": "application/json; charset=utf-8",
+    ...(declared && { "content-length": String(bytes) }),
+  });
   const chunk = Buffer.alloc(64 * 1024, " ");
   let left = bytes;
   const write = () => {

@@ -93,12 +93,15 @@ function sendJson(response: ServerResponse, status: number, body: unknown) {
 
 /** Google-style API error body, as InnerTube sends for non-200 answers. */
 function sendApiError(response: ServerResponse, status: number, message: string, reason: string) {
-  sendJson(response, status, { error: { code: status, message, errors: [{ message, domain: "global", reason }], status: reason } });
+  sendJson(response, status, {
+    error: { code: status, message, errors: [{ message, domain: "global", reason }], status: reason },
+  });
 }
 
 function player(body: unknown, fixtures: Map<string, string>, response: ServerResponse) {
   const videoId = typeof body === "object" && body !== null ? (body as { videoId?: unknown }).videoId : undefined;
-  if (typeof videoId !== "string") return sendApiError(response, 400, "Request contains an invalid argument.", "INVALID_ARGUMENT");
+  if (typeof videoId !== "string")
+    return sendApiError(response, 400, "Request contains an invalid argument.", "INVALID_ARGUMENT");
   const text = fixtures.get(videoId) ?? (fixtures.get(FAKE_VIDEOS.unknown) as string);
   response.writeHead(200, { "content-type": "application/json; charset=UTF-8" });
   response.end(text);
@@ -126,9 +129,17 @@ export async function startFakeYouTube(options: FakeYouTubeOptions = {}): Promis
       } catch {
         // Keep the raw text.
       }
-      requests.push({ method: request.method ?? "", url: request.url ?? "", path: url.pathname, query: Object.fromEntries(url.searchParams), headers: request.headers, body });
+      requests.push({
+        method: request.method ?? "",
+        url: request.url ?? "",
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: request.headers,
+        body,
+      });
 
-      if (url.pathname !== "/youtubei/v1/player" || request.method !== "POST") return sendApiError(response, 404, "Not Found", "NOT_FOUND");
+      if (url.pathname !== "/youtubei/v1/player" || request.method !== "POST")
+        return sendApiError(response, 404, "Not Found", "NOT_FOUND");
 
       switch (mode) {
         case "rate_limited":

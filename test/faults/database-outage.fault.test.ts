@@ -54,7 +54,8 @@ describe("a database outage under ingest load", () => {
     // While it is down: only 503s, the health check says so, the launcher stays up.
     const during = await running.waitFor(
       "100 answers and 3 s of outage",
-      (results) => results.filter((result) => result.startedAt > stoppedAt).length >= 100 && Date.now() - stoppedAt >= OUTAGE_MS,
+      (results) =>
+        results.filter((result) => result.startedAt > stoppedAt).length >= 100 && Date.now() - stoppedAt >= OUTAGE_MS,
     );
     const healthDuring = await health();
     expect(healthDuring.status).toBe(503);
@@ -73,7 +74,11 @@ describe("a database outage under ingest load", () => {
       (results) => results.some((result) => result.startedAt >= readyAt && result.status === 200),
       15_000,
     );
-    const firstOk = Math.min(...recovered.filter((result) => result.startedAt >= readyAt && result.status === 200).map((result) => result.finishedAt));
+    const firstOk = Math.min(
+      ...recovered
+        .filter((result) => result.startedAt >= readyAt && result.status === 200)
+        .map((result) => result.finishedAt),
+    );
     expect((await health()).status).toBe(200);
     const countBefore = ok(recovered).length;
     await running.waitFor("60 more 200s after recovery", (results) => ok(results).length >= countBefore + 60);

@@ -28,7 +28,10 @@ export interface Load {
 }
 
 /** Starts the sender; `urls` are ingest URLs. Defaults: 8 at a time, a 10 s timeout, at most 20,000 requests. */
-export async function startLoad(urls: string[], options: Partial<Omit<LoadConfig, "urls" | "out" | "runId">> = {}): Promise<Load> {
+export async function startLoad(
+  urls: string[],
+  options: Partial<Omit<LoadConfig, "urls" | "out" | "runId">> = {},
+): Promise<Load> {
   const folder = await mkdtemp(path.join(tmpdir(), "signalbox-load-"));
   const runId = `run${randomBytes(5).toString("hex")}`;
   const config: LoadConfig = {
@@ -41,10 +44,14 @@ export async function startLoad(urls: string[], options: Partial<Omit<LoadConfig
     pauseAfterFailureMs: 250,
     ...options,
   };
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "test", "faults", "ingest-load.ts"), JSON.stringify(config)], {
-    cwd: ROOT,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(ROOT, "test", "faults", "ingest-load.ts"), JSON.stringify(config)],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "inherit", "inherit"],
+    },
+  );
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
 
   const results = async (): Promise<LoadResult[]> => {
@@ -60,7 +67,9 @@ export async function startLoad(urls: string[], options: Partial<Omit<LoadConfig
       const current = await results();
       if (done(current)) return current;
       if (Date.now() > deadline || child.exitCode !== null) {
-        throw new Error(`Gave up waiting for ${what} (sender ${child.exitCode === null ? "running" : `exited ${child.exitCode}`}): ${JSON.stringify(summarize(current))}`);
+        throw new Error(
+          `Gave up waiting for ${what} (sender ${child.exitCode === null ? "running" : `exited ${child.exitCode}`}): ${JSON.stringify(summarize(current))}`,
+        );
       }
       await sleep(100);
     }
@@ -135,11 +144,20 @@ export async function checkStored(databaseUrl: string, runId: string, results: L
   }
   const byId = new Map(rows.map((row) => [row.id, row]));
   const markers = new Map<string, number>();
-  for (const row of rows) markers.set(row.headers["x-fault-marker"]!, (markers.get(row.headers["x-fault-marker"]!) ?? 0) + 1);
+  for (const row of rows)
+    markers.set(row.headers["x-fault-marker"]!, (markers.get(row.headers["x-fault-marker"]!) ?? 0) + 1);
 
   const answered = new Map<string, LoadResult>();
   for (const result of ok(results)) answered.set(result.deliveryId!, result);
-  const check: StoredCheck = { answered: answered.size, found: 0, missing: [], altered: [], storedForRun: rows.length, storedWithout200: 0, duplicated: [] };
+  const check: StoredCheck = {
+    answered: answered.size,
+    found: 0,
+    missing: [],
+    altered: [],
+    storedForRun: rows.length,
+    storedWithout200: 0,
+    duplicated: [],
+  };
   for (const [id, sent] of answered) {
     const row = byId.get(id);
     if (!row) {
@@ -148,8 +166,10 @@ export async function checkStored(databaseUrl: string, runId: string, results: L
     }
     const problems: string[] = [];
     if (row.raw_body.toString("utf8") !== sent.body) problems.push("raw body");
-    if (!isDeepStrictEqual(row.raw_payload, expectedPayload(sent.body!, sent.headers!["content-type"]!))) problems.push("payload");
-    for (const [name, value] of Object.entries(sent.headers!)) if (row.headers[name] !== value) problems.push(`header ${name}`);
+    if (!isDeepStrictEqual(row.raw_payload, expectedPayload(sent.body!, sent.headers!["content-type"]!)))
+      problems.push("payload");
+    for (const [name, value] of Object.entries(sent.headers!))
+      if (row.headers[name] !== value) problems.push(`header ${name}`);
     if (row.content_type !== sent.headers!["content-type"]) problems.push("content type");
     if (problems.length) check.altered.push(`${id} (${sent.marker}): ${problems.join(", ")}`);
     else check.found += 1;
@@ -188,7 +208,14 @@ export async function descendants(pid: number): Promise<number[]> {
  */
 export async function crash(app: RunningApp, spare: number[] = []): Promise<string[]> {
   const tree = (await descendants(app.process.pid!)).filter((pid) => !spare.includes(pid));
-  const commands = await Promise.all(tree.map((pid) => readFile(`/proc/${pid}/cmdline`, "utf8").then((text) => text.replaceAll("\0", " ").trim().slice(0, 120), () => `pid ${pid}`)));
+  const commands = await Promise.all(
+    tree.map((pid) =>
+      readFile(`/proc/${pid}/cmdline`, "utf8").then(
+        (text) => text.replaceAll("\0", " ").trim().slice(0, 120),
+        () => `pid ${pid}`,
+      ),
+    ),
+  );
   await app.stop("SIGKILL");
   for (const pid of tree) {
     try {
@@ -208,7 +235,13 @@ export function printedLiveKey(app: RunningApp): string {
 }
 
 /** A JSON API call; `T` is the body a success has (an error body or non-JSON text otherwise). */
-export async function api<T = unknown>(baseUrl: string, key: string, method: string, route: string, body?: unknown): Promise<{ status: number; json: T }> {
+export async function api<T = unknown>(
+  baseUrl: string,
+  key: string,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; json: T }> {
   const response = await fetch(`${baseUrl}${route}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
@@ -228,7 +261,8 @@ export async function api<T = unknown>(baseUrl: string, key: string, method: str
 /** A new webhook endpoint; its ingest URL on `baseUrl` (which the sender keeps using across restarts). */
 export async function createEndpoint(baseUrl: string, key: string, name: string): Promise<string> {
   const created = await api<{ data: { id: string } }>(baseUrl, key, "POST", "/v1/webhook-endpoints", { name });
-  if (created.status !== 201) throw new Error(`Creating an endpoint answered ${created.status}: ${JSON.stringify(created.json)}`);
+  if (created.status !== 201)
+    throw new Error(`Creating an endpoint answered ${created.status}: ${JSON.stringify(created.json)}`);
   return `${baseUrl}/webhooks/ingest/${created.json.data.id}`;
 }
 
@@ -239,11 +273,22 @@ export async function createEndpoint(baseUrl: string, key: string, name: string)
 export async function acknowledgeEverything(baseUrl: string, key: string): Promise<string[]> {
   const acknowledged: string[] = [];
   for (let page = 0; page < 10_000; page += 1) {
-    const listed = await api<{ data: { deliveries: { id: string }[] } }>(baseUrl, key, "GET", "/v1/webhook-endpoints/deliveries?unacknowledged=true&limit=100&order=asc");
+    const listed = await api<{ data: { deliveries: { id: string }[] } }>(
+      baseUrl,
+      key,
+      "GET",
+      "/v1/webhook-endpoints/deliveries?unacknowledged=true&limit=100&order=asc",
+    );
     if (listed.status !== 200) throw new Error(`Listing answered ${listed.status}: ${JSON.stringify(listed.json)}`);
     const ids = listed.json.data.deliveries.map((delivery) => delivery.id);
     if (!ids.length) return acknowledged;
-    const acked = await api<{ data: { acknowledged: string[] } }>(baseUrl, key, "POST", "/v1/webhook-endpoints/deliveries/ack", { ids });
+    const acked = await api<{ data: { acknowledged: string[] } }>(
+      baseUrl,
+      key,
+      "POST",
+      "/v1/webhook-endpoints/deliveries/ack",
+      { ids },
+    );
     if (acked.status !== 200) throw new Error(`Acknowledging answered ${acked.status}: ${JSON.stringify(acked.json)}`);
     acknowledged.push(...acked.json.data.acknowledged);
   }
@@ -254,7 +299,12 @@ export async function acknowledgeEverything(baseUrl: string, key: string): Promi
  * A consumer acknowledges everything after a crash run: each stored delivery exactly once, every 200'd one among them.
  * Returns the acknowledged ids.
  */
-export async function expectEverythingAcknowledgedOnce(baseUrl: string, key: string, results: LoadResult[], stored: StoredCheck): Promise<string[]> {
+export async function expectEverythingAcknowledgedOnce(
+  baseUrl: string,
+  key: string,
+  results: LoadResult[],
+  stored: StoredCheck,
+): Promise<string[]> {
   const acknowledged = await acknowledgeEverything(baseUrl, key);
   expect(new Set(acknowledged).size).toBe(acknowledged.length);
   expect(acknowledged).toHaveLength(stored.storedForRun);

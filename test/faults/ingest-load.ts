@@ -47,7 +47,14 @@ function requestFor(runId: string, seq: number): { marker: string; body: string;
   const marker = `${runId}-${seq}`;
   const json = seq % 5 !== 4;
   const body = json
-    ? JSON.stringify({ marker, seq, type: "fault.test", text: "ünïcødé ✓ \"quoted\" \\ back", items: [seq, seq * 2, null, true], pad: "x".repeat((seq % 7) * 150) })
+    ? JSON.stringify({
+        marker,
+        seq,
+        type: "fault.test",
+        text: 'ünïcødé ✓ "quoted" \\ back',
+        items: [seq, seq * 2, null, true],
+        pad: "x".repeat((seq % 7) * 150),
+      })
     : `plain text delivery ${marker}\nline two ✓ ${"y".repeat((seq % 3) * 300)}`;
   const headers = {
     "content-type": json ? "application/json" : "text/plain; charset=utf-8",
@@ -73,7 +80,12 @@ async function main(): Promise<void> {
       const url = config.urls[seq % config.urls.length]!;
       const result: LoadResult = { seq, marker, startedAt: Date.now(), finishedAt: 0 };
       try {
-        const response = await fetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(config.timeoutMs) });
+        const response = await fetch(url, {
+          method: "POST",
+          headers,
+          body,
+          signal: AbortSignal.timeout(config.timeoutMs),
+        });
         const text = await response.text();
         result.status = response.status;
         if (response.status === 200) {
@@ -86,7 +98,8 @@ async function main(): Promise<void> {
       }
       result.finishedAt = Date.now();
       appendFileSync(config.out, `${JSON.stringify(result)}\n`);
-      if (result.status !== 200 && (result.error || (result.status ?? 0) >= 500)) await pause(config.pauseAfterFailureMs);
+      if (result.status !== 200 && (result.error || (result.status ?? 0) >= 500))
+        await pause(config.pauseAfterFailureMs);
     }
   };
   await Promise.all(Array.from({ length: config.concurrency }, worker));

@@ -34,14 +34,24 @@ afterAll(async () => {
 
 async function newTenant(name: string, money: { subscription?: number; purchased?: number } = {}) {
   const workspace = await createWorkspace({ name });
-  if (money.subscription) await setSubscriptionAllowance({ workspaceId: workspace.id, allowanceCents: money.subscription, note: "plan" });
+  if (money.subscription)
+    await setSubscriptionAllowance({ workspaceId: workspace.id, allowanceCents: money.subscription, note: "plan" });
   if (money.purchased) await creditWorkspace({ workspaceId: workspace.id, cents: money.purchased, note: "top-up" });
   const { key } = await createApiKey({ workspaceId: workspace.id, name: "live", mode: "live" });
   return { workspaceId: workspace.id, key };
 }
 
-async function ingest(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; deliveryId?: string }> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body, signal: AbortSignal.timeout(30_000) });
+async function ingest(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; deliveryId?: string }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+    signal: AbortSignal.timeout(30_000),
+  });
   const json = (await response.json()) as { deliveryId?: string };
   return { status: response.status, deliveryId: json.deliveryId };
 }
@@ -69,7 +79,9 @@ describe("two instances on one database", () => {
     const tenant = await newTenant("Multi ack");
     const url = await createEndpoint(a.baseUrl, tenant.key, "acks");
     // Every change of acknowledged_at, whichever instance makes it.
-    await db().$executeRawUnsafe(`CREATE TABLE fault_ack_audit (id uuid NOT NULL, old_at timestamptz, new_at timestamptz)`);
+    await db().$executeRawUnsafe(
+      `CREATE TABLE fault_ack_audit (id uuid NOT NULL, old_at timestamptz, new_at timestamptz)`,
+    );
     await db().$executeRawUnsafe(`
       CREATE FUNCTION fault_ack_audit() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -93,29 +105,48 @@ describe("two instances on one database", () => {
       }
 
       // Bulk acks of the whole set and of subsets, and two single acks per id, interleaved across the instances.
-      const bodies = Array.from({ length: 12 }, (_, index) => (index % 2 === 0 ? shuffled(ids) : shuffled(ids).slice(0, 10 + index)));
+      const bodies = Array.from({ length: 12 }, (_, index) =>
+        index % 2 === 0 ? shuffled(ids) : shuffled(ids).slice(0, 10 + index),
+      );
       const singles = shuffled([...ids, ...ids]);
       type Outcome = { kind: "bulk" | "single"; ids: string[]; status: number; json: unknown };
       const calls: Promise<Outcome>[] = [];
       singles.forEach((id, index) => {
         const instance = apps()[index % 2]!;
         const body = bodies[index];
-        if (body) calls.push(api(instance.baseUrl, tenant.key, "POST", `${DELIVERIES}/ack`, { ids: body }).then((answer) => ({ kind: "bulk" as const, ids: body, ...answer })));
-        calls.push(api(apps()[(index + 1) % 2]!.baseUrl, tenant.key, "POST", `${DELIVERIES}/${id}/ack`).then((answer) => ({ kind: "single" as const, ids: [id], ...answer })));
+        if (body)
+          calls.push(
+            api(instance.baseUrl, tenant.key, "POST", `${DELIVERIES}/ack`, { ids: body }).then((answer) => ({
+              kind: "bulk" as const,
+              ids: body,
+              ...answer,
+            })),
+          );
+        calls.push(
+          api(apps()[(index + 1) % 2]!.baseUrl, tenant.key, "POST", `${DELIVERIES}/${id}/ack`).then((answer) => ({
+            kind: "single" as const,
+            ids: [id],
+            ...answer,
+          })),
+        );
       });
       const outcomes = await Promise.all(calls);
       requests += outcomes.length;
 
       const stamps = new Map(
-        (await db().$queryRaw<{ id: string; at: Date | null }[]>`SELECT id::text AS id, acknowledged_at AS at FROM webhook_deliveries WHERE id = ANY(${ids}::uuid[])`).map(
-          (row) => [row.id, row.at?.toISOString() ?? null],
-        ),
+        (
+          await db().$queryRaw<
+            { id: string; at: Date | null }[]
+          >`SELECT id::text AS id, acknowledged_at AS at FROM webhook_deliveries WHERE id = ANY(${ids}::uuid[])`
+        ).map((row) => [row.id, row.at?.toISOString() ?? null]),
       );
       const bulkAcknowledged: string[] = [];
       for (const outcome of outcomes) {
         expect(outcome.status, `${outcome.kind}: ${JSON.stringify(outcome.json)}`).toBe(200);
         if (outcome.kind === "bulk") {
-          const data = (outcome.json as { data: { acknowledged: string[]; alreadyAcknowledged: string[]; notFound: string[] } }).data;
+          const data = (
+            outcome.json as { data: { acknowledged: string[]; alreadyAcknowledged: string[]; notFound: string[] } }
+          ).data;
           expect(data.notFound).toEqual([]);
           expect([...data.acknowledged, ...data.alreadyAcknowledged].sort()).toEqual([...outcome.ids].sort());
           bulkAcknowledged.push(...data.acknowledged);
@@ -137,7 +168,12 @@ describe("two instances on one database", () => {
       }
     }
     await db().$executeRawUnsafe(`DROP TRIGGER fault_ack_audit ON webhook_deliveries`);
-    report("two instances: acks", { rounds: ROUNDS, deliveriesPerRound: PER_ROUND, ackRequests: requests, transitionsPerDelivery: 1 });
+    report("two instances: acks", {
+      rounds: ROUNDS,
+      deliveriesPerRound: PER_ROUND,
+      ackRequests: requests,
+      transitionsPerDelivery: 1,
+    });
   });
 
   it("store one delivery per sender message id when its retries hit both instances at once", async () => {
@@ -149,18 +185,27 @@ describe("two instances on one database", () => {
     const sends = Array.from({ length: MESSAGES * COPIES }, (_, index) => {
       const message = index % MESSAGES;
       const body = JSON.stringify({ message, runId });
-      return ingest(onInstance(url, apps()[Math.floor(index / MESSAGES) % 2]!), body, { "webhook-id": `msg_${runId}_${message}`, "x-fault-run": runId }).then((answer) => ({ message, ...answer }));
+      return ingest(onInstance(url, apps()[Math.floor(index / MESSAGES) % 2]!), body, {
+        "webhook-id": `msg_${runId}_${message}`,
+        "x-fault-run": runId,
+      }).then((answer) => ({ message, ...answer }));
     });
     const answers = await Promise.all(shuffled(sends));
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
     const idsByMessage = new Map<number, Set<string>>();
-    for (const answer of answers) idsByMessage.set(answer.message, (idsByMessage.get(answer.message) ?? new Set()).add(answer.deliveryId!));
+    for (const answer of answers)
+      idsByMessage.set(answer.message, (idsByMessage.get(answer.message) ?? new Set()).add(answer.deliveryId!));
     for (const [message, ids] of idsByMessage) expect(ids.size, `message ${message}`).toBe(1);
     const rows = await db().$queryRaw<{ id: string; dedup_key: string }[]>`
       SELECT id::text AS id, dedup_key FROM webhook_deliveries WHERE headers->>'x-fault-run' = ${runId}`;
     expect(rows).toHaveLength(MESSAGES);
     expect(new Set(rows.map((row) => row.id))).toEqual(new Set([...idsByMessage.values()].map((ids) => [...ids][0]!)));
-    report("two instances: dedup", { messages: MESSAGES, copiesEach: COPIES, requests: answers.length, rowsStored: rows.length });
+    report("two instances: dedup", {
+      messages: MESSAGES,
+      copiesEach: COPIES,
+      requests: answers.length,
+      rowsStored: rows.length,
+    });
   });
 
   it("walk a cursor across both instances while both ingest: every earlier delivery exactly once", async () => {
@@ -175,7 +220,11 @@ describe("two instances on one database", () => {
              'application/json', '{"content-type":"application/json"}'::jsonb, '203.0.113.7', octet_length(jsonb_build_object('n', n)::text),
              ${start}::timestamptz + (n / 3) * interval '5 milliseconds'
       FROM generate_series(0, 239) AS n`;
-    const before = (await db().$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM webhook_deliveries WHERE workspace_id = ${tenant.workspaceId}`).map((row) => row.id);
+    const before = (
+      await db().$queryRaw<
+        { id: string }[]
+      >`SELECT id::text AS id FROM webhook_deliveries WHERE workspace_id = ${tenant.workspaceId}`
+    ).map((row) => row.id);
 
     for (const order of ["desc", "asc"] as const) {
       let walking = true;
@@ -196,7 +245,12 @@ describe("two instances on one database", () => {
           // Each page from the other instance than the last: the cursor is the database's, not a process's.
           const instance = apps()[pages % 2]!;
           const query: string = `?limit=20&order=${order}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
-          const page: { status: number; json: ListPage } = await api<ListPage>(instance.baseUrl, tenant.key, "GET", `${DELIVERIES}${query}`);
+          const page: { status: number; json: ListPage } = await api<ListPage>(
+            instance.baseUrl,
+            tenant.key,
+            "GET",
+            `${DELIVERIES}${query}`,
+          );
           expect(page.status, JSON.stringify(page.json)).toBe(200);
           seen.push(...page.json.data.deliveries.map((delivery) => delivery.id));
           cursor = page.json.data.nextCursor;
@@ -211,7 +265,12 @@ describe("two instances on one database", () => {
       for (const [id, count] of counts) expect(count, `seen twice: ${id}`).toBe(1);
       for (const id of before) expect(counts.get(id), `skipped: ${id}`).toBe(1);
       expect(arrived.length).toBeGreaterThan(0);
-      report(`two instances: cursor walk (${order})`, { earlier: before.length, pages, seen: seen.length, arrivedDuringWalk: arrived.length });
+      report(`two instances: cursor walk (${order})`, {
+        earlier: before.length,
+        pages,
+        seen: seen.length,
+        arrivedDuringWalk: arrived.length,
+      });
       before.push(...arrived);
     }
   });
@@ -224,11 +283,20 @@ describe("two instances on one database", () => {
       Array.from({ length: CALLS }, async (_, index) => {
         const response = await fetch(`${apps()[index % 2]!.baseUrl}/v1/data/svc/companies/intelligence`, {
           method: "POST",
-          headers: { authorization: `Bearer ${tenant.key}`, "content-type": "application/json", "cache-control": "no-cache" },
+          headers: {
+            authorization: `Bearer ${tenant.key}`,
+            "content-type": "application/json",
+            "cache-control": "no-cache",
+          },
           body: JSON.stringify({ domain: "acme-robotics.example", signal: "technographics" }),
           signal: AbortSignal.timeout(60_000),
         });
-        return { status: response.status, json: (await response.json()) as { meta?: { costCents: number; subscriptionRemainingCents: number; purchasedBalanceCents: number } } };
+        return {
+          status: response.status,
+          json: (await response.json()) as {
+            meta?: { costCents: number; subscriptionRemainingCents: number; purchasedBalanceCents: number };
+          },
+        };
       }),
     );
     const succeeded = answers.filter((answer) => answer.status === 200);
@@ -246,6 +314,13 @@ describe("two instances on one database", () => {
     expect(rows).toHaveLength(12);
     expect(rows.reduce((sum, row) => sum + row.costCents, 0)).toBe(60);
     expect(rows.reduce((sum, row) => sum + row.subscriptionDeltaCents + row.purchasedDeltaCents, 0)).toBe(-60);
-    report("two instances: debits", { calls: CALLS, balanceCents: 63, priceCents: 5, succeeded: succeeded.length, refused402: CALLS - succeeded.length, ledgerCents: 60 });
+    report("two instances: debits", {
+      calls: CALLS,
+      balanceCents: 63,
+      priceCents: 5,
+      succeeded: succeeded.length,
+      refused402: CALLS - succeeded.length,
+      ledgerCents: 60,
+    });
   });
 });

@@ -62,7 +62,8 @@ function openClient(kind: SlowClient["kind"], first: string, trickle?: () => str
     });
     client.socket.once("connect", () => {
       if (first) client.socket.write(first);
-      if (trickle) client.timer = setInterval(() => client.socket.writable && client.socket.write(trickle()), TRICKLE_MS);
+      if (trickle)
+        client.timer = setInterval(() => client.socket.writable && client.socket.write(trickle()), TRICKLE_MS);
       resolve(client);
     });
     client.socket.once("error", reject);
@@ -78,14 +79,19 @@ describe("slow and idle clients", () => {
 
     let header = 0;
     for (let index = 0; index < SLOW_HEADERS; index += 1) {
-      await openClient("headers", `POST ${pathname} HTTP/1.1\r\nHost: ${host}\r\n`, () => `X-Trickle-${header++}: ${"a".repeat(8)}\r\n`);
+      await openClient(
+        "headers",
+        `POST ${pathname} HTTP/1.1\r\nHost: ${host}\r\n`,
+        () => `X-Trickle-${header++}: ${"a".repeat(8)}\r\n`,
+      );
     }
     for (let index = 0; index < SLOW_BODIES; index += 1) {
       const head = `POST ${pathname} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nX-Fault-Run: ${runId}\r\n\r\n{"a":"`;
       await openClient("body", head, () => "b");
     }
     for (let index = 0; index < IDLE; index += 1) await openClient("idle", "");
-    for (let index = 0; index < IDLE_KEEP_ALIVE; index += 1) await openClient("keep-alive", `GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+    for (let index = 0; index < IDLE_KEEP_ALIVE; index += 1)
+      await openClient("keep-alive", `GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
     const slowOpenedAt = Date.now();
 
     // Meanwhile an ordinary sender posts, a few at a time, and every request is stored at once.
@@ -124,20 +130,29 @@ describe("slow and idle clients", () => {
       else expect(client.received, client.kind).toMatch(/^HTTP\/1\.1 408 /);
     }
     // The idle keep-alive ones went first, after their own shorter timeout.
-    const closeOf = (kind: SlowClient["kind"]) => clients.filter((client) => client.kind === kind).map((client) => client.closedAt! - slowOpenedAt);
-    expect(Math.max(...closeOf("keep-alive"))).toBeLessThan(Math.min(...closeOf("headers"), ...closeOf("idle"), ...closeOf("body")));
+    const closeOf = (kind: SlowClient["kind"]) =>
+      clients.filter((client) => client.kind === kind).map((client) => client.closedAt! - slowOpenedAt);
+    expect(Math.max(...closeOf("keep-alive"))).toBeLessThan(
+      Math.min(...closeOf("headers"), ...closeOf("idle"), ...closeOf("body")),
+    );
 
     // Nothing of the cut bodies was stored; the ordinary deliveries all were.
     const database = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await database.connect();
     const counts = await database
-      .query<{ run: string; count: string }>(`SELECT headers->>'x-fault-run' AS run, count(*) FROM webhook_deliveries GROUP BY 1`)
+      .query<{ run: string; count: string }>(
+        `SELECT headers->>'x-fault-run' AS run, count(*) FROM webhook_deliveries GROUP BY 1`,
+      )
       .finally(() => database.end());
-    expect(Object.fromEntries(counts.rows.map((row) => [row.run, Number(row.count)]))).toEqual({ [`${runId}-normal`]: NORMAL_REQUESTS });
+    expect(Object.fromEntries(counts.rows.map((row) => [row.run, Number(row.count)]))).toEqual({
+      [`${runId}-normal`]: NORMAL_REQUESTS,
+    });
     // A cut body is no database trouble and no bug: nothing of the kind was logged.
     expect(app.output()).not.toMatch(/Database unavailable|Unhandled error/);
     // And the server serves as before.
-    expect((await fetch(`${app.baseUrl}/healthz`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })).status).toBe(200);
+    expect((await fetch(`${app.baseUrl}/healthz`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) })).status).toBe(
+      200,
+    );
     expect(app.process.exitCode).toBeNull();
 
     report("slow clients", {

@@ -6,14 +6,27 @@ import { createWorkspace } from "@/lib/auth/workspaces";
 import { creditWorkspace, setSubscriptionAllowance } from "@/lib/billing/balances";
 import type { Contract } from "@/lib/contracts/contract";
 import { DASHBOARD_HEADER, WORKSPACE_HEADER } from "@/lib/contracts/dashboard-headers";
-import { ERROR_STATUS, errorBodySchema, fastApiErrorSchema, fastApiValidationErrorSchema } from "@/lib/contracts/errors";
+import {
+  ERROR_STATUS,
+  errorBodySchema,
+  fastApiErrorSchema,
+  fastApiValidationErrorSchema,
+} from "@/lib/contracts/errors";
 import { contracts } from "@/lib/contracts/index";
 import { db } from "@/lib/db/client";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { closedPort } from "@/test/enrichment-harness";
 import { FAKE_VIDEOS, startFakeYouTube, type FakeYouTube } from "@/test/fakes/youtube-server";
 import { fuzzReport } from "./fuzz-report";
-import { hostileBytes, hostileIdSegment, hostileJson, hostileJsonText, hostileNumber, hostileString, percentEncode } from "./hostile-input";
+import {
+  hostileBytes,
+  hostileIdSegment,
+  hostileJson,
+  hostileJsonText,
+  hostileNumber,
+  hostileString,
+  percentEncode,
+} from "./hostile-input";
 import { rawRequest, type RawAnswer } from "./raw-http";
 
 /*
@@ -68,7 +81,10 @@ let fx: Fixtures;
 // ---------------------------------------------------------------------------------------------------------------
 // What a request is made of.
 
-type Caller = { kind: "live" | "test" | "revoked" | "none" } | { kind: "garbage"; authorization: string } | { kind: "session"; cookie: string; workspace: string };
+type Caller =
+  | { kind: "live" | "test" | "revoked" | "none" }
+  | { kind: "garbage"; authorization: string }
+  | { kind: "session"; cookie: string; workspace: string };
 
 const caller: fc.Arbitrary<Caller> = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ kind: "live" as const }) },
@@ -79,7 +95,16 @@ const caller: fc.Arbitrary<Caller> = fc.oneof(
     weight: 1,
     arbitrary: fc
       .oneof(
-        fc.constantFrom("Bearer", "Bearer ", "Basic dXNlcjpwYXNz", "bearer\tsbx_live_", "Bearer sbx_live_" + "A".repeat(40) + " extra", "Bearer sbx_test_\u00ff\u00fe", "Bearer \u00e9", "Token x"),
+        fc.constantFrom(
+          "Bearer",
+          "Bearer ",
+          "Basic dXNlcjpwYXNz",
+          "bearer\tsbx_live_",
+          "Bearer sbx_live_" + "A".repeat(40) + " extra",
+          "Bearer sbx_test_\u00ff\u00fe",
+          "Bearer \u00e9",
+          "Token x",
+        ),
         fc.string({ unit: "binary-ascii", maxLength: 200 }).map((text) => `Bearer ${text.replace(/[\r\n\0]/g, "")}`),
         fc.stringMatching(/^[0-9A-Za-z]{0,80}$/).map((tail) => `Bearer sbx_live_${tail}`),
       )
@@ -88,7 +113,10 @@ const caller: fc.Arbitrary<Caller> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .record({ cookie: fc.stringMatching(/^[A-Za-z0-9._-]{0,400}$/), workspace: fc.oneof(fc.constant(""), fc.stringMatching(/^[ -~]{0,60}$/)) })
+      .record({
+        cookie: fc.stringMatching(/^[A-Za-z0-9._-]{0,400}$/),
+        workspace: fc.oneof(fc.constant(""), fc.stringMatching(/^[ -~]{0,60}$/)),
+      })
       .map(({ cookie, workspace }) => ({ kind: "session" as const, cookie, workspace })),
   },
 );
@@ -97,7 +125,30 @@ const caller: fc.Arbitrary<Caller> = fc.oneof(
 const queryValue: fc.Arbitrary<string> = fc.oneof(
   hostileString.filter((text) => text.length < 3_000).map(percentEncode),
   hostileNumber.map((number) => percentEncode(String(number))),
-  fc.constantFrom("", "%", "%zz", "%E0%A4", "%ED%A0%80", "%00", "+", "true", "false", "TRUE", "1", "0", "-1", "101", "50.5", "1e2", "0x10", "NaN", "Infinity", "desc", "asc", "%20%31"),
+  fc.constantFrom(
+    "",
+    "%",
+    "%zz",
+    "%E0%A4",
+    "%ED%A0%80",
+    "%00",
+    "+",
+    "true",
+    "false",
+    "TRUE",
+    "1",
+    "0",
+    "-1",
+    "101",
+    "50.5",
+    "1e2",
+    "0x10",
+    "NaN",
+    "Infinity",
+    "desc",
+    "asc",
+    "%20%31",
+  ),
 );
 
 function cursorValues(): fc.Arbitrary<string> {
@@ -113,7 +164,8 @@ function cursorValues(): fc.Arbitrary<string> {
       `${payload}.`,
       ".",
       "..",
-      Buffer.from(JSON.stringify({ v: 1, t: "2020-01-01T00:00:00.000Z", i: "x", s: "[]" })).toString("base64url") + ".AAAAAAAAAAAAAAAAAAAAAA",
+      Buffer.from(JSON.stringify({ v: 1, t: "2020-01-01T00:00:00.000Z", i: "x", s: "[]" })).toString("base64url") +
+        ".AAAAAAAAAAAAAAAAAAAAAA",
       "eyJ2IjoxfQ",
     ),
     fc.base64String({ maxLength: 300 }),
@@ -126,10 +178,21 @@ function queryFor(contract: Contract): fc.Arbitrary<string> {
   const declared = contract.query ? Object.keys(contract.query.shape) : [];
   const name = fc.oneof(
     ...(declared.length ? [{ weight: 4, arbitrary: fc.constantFrom(...declared) }] : []),
-    { weight: 1, arbitrary: fc.constantFrom("__proto__", "constructor", "limit[]", "cursor[0]", "", "%00", "a%ED%A0%80") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom("__proto__", "constructor", "limit[]", "cursor[0]", "", "%00", "a%ED%A0%80"),
+    },
     { weight: 1, arbitrary: hostileString.filter((text) => text.length < 100).map(percentEncode) },
   );
-  const pair = fc.tuple(name, fc.oneof({ weight: 3, arbitrary: queryValue }, { weight: declared.includes("cursor") ? 2 : 0, arbitrary: cursorValues().map(percentEncode) })).map(([key, value]) => `${key}=${value}`);
+  const pair = fc
+    .tuple(
+      name,
+      fc.oneof(
+        { weight: 3, arbitrary: queryValue },
+        { weight: declared.includes("cursor") ? 2 : 0, arbitrary: cursorValues().map(percentEncode) },
+      ),
+    )
+    .map(([key, value]) => `${key}=${value}`);
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant("") },
     { weight: 6, arbitrary: fc.array(pair, { minLength: 1, maxLength: 5 }).map((pairs) => `?${pairs.join("&")}`) },
@@ -142,14 +205,36 @@ function validBody(contract: Contract): Record<string, unknown> {
   const domain = "acme-robotics.example";
   const bodies: Record<string, Record<string, unknown>> = {
     createApiKey: { name: "fuzz key", mode: "test" },
-    createWebhookEndpoint: { name: "fuzz endpoint", description: "made by a fuzz case", signing: { scheme: "stripe", secret: "whsec_fuzz", rejectInvalid: false } },
+    createWebhookEndpoint: {
+      name: "fuzz endpoint",
+      description: "made by a fuzz case",
+      signing: { scheme: "stripe", secret: "whsec_fuzz", rejectInvalid: false },
+    },
     updateWebhookEndpoint: { name: "renamed", description: null, enabled: true, signing: null },
     acknowledgeDeliveries: { ids: fx.deliveryIds.slice(0, 2) },
-    companies_domain_emails: { domain, limit: 10, offset: 0, type: "personal", seniority: "senior", department: "sales" },
+    companies_domain_emails: {
+      domain,
+      limit: 10,
+      offset: 0,
+      type: "personal",
+      seniority: "senior",
+      department: "sales",
+    },
     companies_intelligence: { domain, signal: "technographics" },
     companies_enrich: { domain },
     companies_search: { query: "acme robotics", limit: 10 },
-    companies_discover: { domain, filters: { industry: ["robotics"], keywords: ["robots"], technologies: ["WordPress"], country: "US", locality: "Berlin", sizeRange: "11-50" }, limit: 10 },
+    companies_discover: {
+      domain,
+      filters: {
+        industry: ["robotics"],
+        keywords: ["robots"],
+        technologies: ["WordPress"],
+        country: "US",
+        locality: "Berlin",
+        sizeRange: "11-50",
+      },
+      limit: 10,
+    },
     people_email: { firstName: "Jordan", lastName: "Ellis", domain },
     people_enrich: { email: `jordan.ellis@${domain}` },
     people_mobile: { linkedinUrl: "https://www.linkedin.com/in/jane-doe" },
@@ -163,7 +248,27 @@ function validBody(contract: Contract): Record<string, unknown> {
 /** Values of the wrong type, or of the right type at the edges. */
 const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: hostileJson },
-  { weight: 2, arbitrary: fc.constantFrom<unknown>([], {}, "1", 1, true, false, null, [null], [""], { $gt: "" }, { __proto__: { admin: true } }, "10", 10.5, -1, 0, 101) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<unknown>(
+      [],
+      {},
+      "1",
+      1,
+      true,
+      false,
+      null,
+      [null],
+      [""],
+      { $gt: "" },
+      { __proto__: { admin: true } },
+      "10",
+      10.5,
+      -1,
+      0,
+      101,
+    ),
+  },
   { weight: 2, arbitrary: hostileNumber },
   { weight: 2, arbitrary: hostileString },
   { weight: 1, arbitrary: fc.array(hostileString, { maxLength: 30 }) },
@@ -210,8 +315,13 @@ function bodyFor(contract: Contract): fc.Arbitrary<{ bytes: Uint8Array; contentT
     { weight: 1, arbitrary: hostileBytes },
     { weight: 1, arbitrary: fc.constant(json(JSON.stringify(contract.body ? validBody(contract) : {}))) },
   );
-  if (!contract.body) return fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: withBody(wholeBody) });
-  return fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 5, arbitrary: withBody(mutated) }, { weight: 3, arbitrary: withBody(wholeBody) });
+  if (!contract.body)
+    return fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: withBody(wholeBody) });
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant(null) },
+    { weight: 5, arbitrary: withBody(mutated) },
+    { weight: 3, arbitrary: withBody(wholeBody) },
+  );
 }
 
 /** Extra headers: the operation's own (X-Budget-Cents, Cache-Control) with odd values, noise, one huge, many. */
@@ -220,12 +330,51 @@ const extraHeaders: fc.Arbitrary<[string, string][]> = fc
     fc.oneof(
       fc.tuple(
         fc.constant("X-Budget-Cents"),
-        fc.constantFrom("", "0", "-1", "1e3", "99999999", "999999999", "9007199254740993", "0x10", " 5", "5 ", "٣", "5,5", "+5", "1.5", "NaN", "00000000005"),
+        fc.constantFrom(
+          "",
+          "0",
+          "-1",
+          "1e3",
+          "99999999",
+          "999999999",
+          "9007199254740993",
+          "0x10",
+          " 5",
+          "5 ",
+          "٣",
+          "5,5",
+          "+5",
+          "1.5",
+          "NaN",
+          "00000000005",
+        ),
       ),
-      fc.tuple(fc.constant("Cache-Control"), fc.constantFrom("no-cache", "NO-CACHE", "no-store, no-cache", "max-age=-1", "\u00ff", "")),
-      fc.tuple(fc.constantFrom("Accept", "Accept-Encoding", "X-Forwarded-For", "X-Forwarded-Host", "Origin", "Referer", "Range", "If-None-Match", "X-HTTP-Method-Override"), fc.stringMatching(/^[ -~]{0,120}$/)),
-      fc.tuple(fc.stringMatching(/^x-[a-z0-9-]{1,30}$/), fc.oneof(fc.stringMatching(/^[ -~]{0,60}$/), fc.constantFrom("\u00e9\u00ff\u0080", "\t", "a\tb"))),
-      fc.tuple(fc.constant("X-Huge"), fc.integer({ min: 1_000, max: 12_000 }).map((length) => "h".repeat(length))),
+      fc.tuple(
+        fc.constant("Cache-Control"),
+        fc.constantFrom("no-cache", "NO-CACHE", "no-store, no-cache", "max-age=-1", "\u00ff", ""),
+      ),
+      fc.tuple(
+        fc.constantFrom(
+          "Accept",
+          "Accept-Encoding",
+          "X-Forwarded-For",
+          "X-Forwarded-Host",
+          "Origin",
+          "Referer",
+          "Range",
+          "If-None-Match",
+          "X-HTTP-Method-Override",
+        ),
+        fc.stringMatching(/^[ -~]{0,120}$/),
+      ),
+      fc.tuple(
+        fc.stringMatching(/^x-[a-z0-9-]{1,30}$/),
+        fc.oneof(fc.stringMatching(/^[ -~]{0,60}$/), fc.constantFrom("\u00e9\u00ff\u0080", "\t", "a\tb")),
+      ),
+      fc.tuple(
+        fc.constant("X-Huge"),
+        fc.integer({ min: 1_000, max: 12_000 }).map((length) => "h".repeat(length)),
+      ),
     ),
     { maxLength: 6 },
   )
@@ -233,12 +382,34 @@ const extraHeaders: fc.Arbitrary<[string, string][]> = fc
     fc.oneof(
       { weight: 9, arbitrary: fc.constant(headers) },
       // Many headers: under Node's 16 KiB and 2,000-header limits, which Node itself enforces.
-      { weight: 1, arbitrary: fc.integer({ min: 100, max: 1_500 }).map((many) => [...headers, ...Array.from({ length: many }, (_, index): [string, string] => [`x-h${index}`, "v"])]) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .integer({ min: 100, max: 1_500 })
+          .map((many) => [
+            ...headers,
+            ...Array.from({ length: many }, (_, index): [string, string] => [`x-h${index}`, "v"]),
+          ]),
+      },
     ),
   );
 
 /** Methods besides the operation's own: the route's neighbours, what Next.js answers itself, and rarer ones. */
-const OTHER_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "PROPFIND", "SEARCH", "PURGE", "LINK", "MKCOL"];
+const OTHER_METHODS = [
+  "GET",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "HEAD",
+  "OPTIONS",
+  "TRACE",
+  "PROPFIND",
+  "SEARCH",
+  "PURGE",
+  "LINK",
+  "MKCOL",
+];
 
 interface Planned {
   method: string;
@@ -252,9 +423,12 @@ interface Planned {
 function idFor(contract: Contract): fc.Arbitrary<string> {
   const real: string[] = [];
   if (contract.path.startsWith("/v1/webhook-endpoints/{id}") && contract.method !== "DELETE") real.push(fx.endpointId);
-  if (contract.path.startsWith("/v1/webhook-endpoints/deliveries/{id}")) real.push(...fx.deliveryIds, fx.deliveryIds[0]!.toUpperCase());
+  if (contract.path.startsWith("/v1/webhook-endpoints/deliveries/{id}"))
+    real.push(...fx.deliveryIds, fx.deliveryIds[0]!.toUpperCase());
   if (contract.path === "/v1/api-keys/{id}") real.push(fx.sacrificialKeyId);
-  return real.length ? fc.oneof({ weight: 4, arbitrary: hostileIdSegment }, { weight: 1, arbitrary: fc.constantFrom(...real) }) : hostileIdSegment;
+  return real.length
+    ? fc.oneof({ weight: 4, arbitrary: hostileIdSegment }, { weight: 1, arbitrary: fc.constantFrom(...real) })
+    : hostileIdSegment;
 }
 
 function plan(contract: Contract): fc.Arbitrary<Planned> {
@@ -264,11 +438,23 @@ function plan(contract: Contract): fc.Arbitrary<Planned> {
     : !contract.path.startsWith("/v1/")
       ? fc.constant(contract.path)
       : fc.oneof(
-        { weight: 6, arbitrary: fc.constant(contract.path) },
-        { weight: 1, arbitrary: fc.constantFrom(`${contract.path}/`, `${contract.path}/.`, contract.path.replace(/^\/v1\//, "/v1//"), contract.path.replace(/^\/v1\//, "/v1/%2e%2e/v1/"), `${contract.path}%2f..`) },
-      );
+          { weight: 6, arbitrary: fc.constant(contract.path) },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(
+              `${contract.path}/`,
+              `${contract.path}/.`,
+              contract.path.replace(/^\/v1\//, "/v1//"),
+              contract.path.replace(/^\/v1\//, "/v1/%2e%2e/v1/"),
+              `${contract.path}%2f..`,
+            ),
+          },
+        );
   return fc.record({
-    method: fc.oneof({ weight: 12, arbitrary: fc.constant(contract.method) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) }),
+    method: fc.oneof(
+      { weight: 12, arbitrary: fc.constant(contract.method) },
+      { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) },
+    ),
     caller,
     target: fc.tuple(path, queryFor(contract)).map(([base, query]) => `${base}${query}`),
     headers: extraHeaders,
@@ -284,7 +470,10 @@ function headersOf(planned: Planned): [string, string][] {
   if (who.kind === "revoked") headers.push(["Authorization", `Bearer ${fx.revokedKey}`]);
   if (who.kind === "garbage") headers.push(["Authorization", who.authorization]);
   if (who.kind === "session") {
-    headers.push([DASHBOARD_HEADER, "1"], ["Cookie", `next-auth.session-token=${who.cookie}; __Secure-next-auth.session-token=${who.cookie}`]);
+    headers.push(
+      [DASHBOARD_HEADER, "1"],
+      ["Cookie", `next-auth.session-token=${who.cookie}; __Secure-next-auth.session-token=${who.cookie}`],
+    );
     if (who.workspace) headers.push([WORKSPACE_HEADER, who.workspace]);
   }
   if (planned.body?.contentType) headers.push(["Content-Type", planned.body.contentType]);
@@ -318,7 +507,12 @@ async function fingerprint(): Promise<string> {
 function expectDocumentedError(contract: Contract, method: string, target: string, answer: RawAnswer, what: string) {
   // Node's own HTTP parser refuses some requests before any application code runs (headers over 16 KiB: 431), with
   // exactly this answer and nothing else.
-  if ((answer.status === 431 || answer.status === 400) && JSON.stringify(answer.headers) === '{"connection":"close"}' && answer.body.length === 0) return;
+  if (
+    (answer.status === 431 || answer.status === 400) &&
+    JSON.stringify(answer.headers) === '{"connection":"close"}' &&
+    answer.body.length === 0
+  )
+    return;
   // HEAD answers carry no body; their status is all there is to check.
   if (method === "HEAD") return;
   expect(answer.headers["content-type"], what).toMatch(/^application\/json/);
@@ -371,13 +565,25 @@ beforeAll(async () => {
   const other = await createWorkspace({ name: "Neighbour" });
 
   const auth = { authorization: `Bearer ${live.key}`, "content-type": "application/json" };
-  const endpoint = (await (await fetch(`${app.baseUrl}/v1/webhook-endpoints`, { method: "POST", headers: auth, body: JSON.stringify({ name: "fuzz target" }) })).json()) as { data: { id: string } };
+  const endpoint = (await (
+    await fetch(`${app.baseUrl}/v1/webhook-endpoints`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: "fuzz target" }),
+    })
+  ).json()) as { data: { id: string } };
   const deliveryIds: string[] = [];
   for (const body of ['{"n":1}', "plain text", '{"n":"\\u0000"}']) {
-    const answer = await fetch(`${app.baseUrl}/webhooks/ingest/${endpoint.data.id}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const answer = await fetch(`${app.baseUrl}/webhooks/ingest/${endpoint.data.id}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     deliveryIds.push(((await answer.json()) as { deliveryId: string }).deliveryId);
   }
-  const page = (await (await fetch(`${app.baseUrl}/v1/webhook-endpoints/deliveries?limit=1`, { headers: auth })).json()) as { data: { nextCursor: string } };
+  const page = (await (
+    await fetch(`${app.baseUrl}/v1/webhook-endpoints/deliveries?limit=1`, { headers: auth })
+  ).json()) as { data: { nextCursor: string } };
   const balances = await db().workspace.findUniqueOrThrow({ where: { id: workspace.id } });
 
   fx = {
@@ -409,7 +615,12 @@ describe("every /v1 operation under hostile requests", () => {
     async (name, contract) => {
       await report.check(name, RUNS_PER_OPERATION, plan(contract), async (planned, record) => {
         const before = await fingerprint();
-        const answer = await rawRequest(app.baseUrl, { method: planned.method, target: planned.target, headers: headersOf(planned), body: planned.body?.bytes });
+        const answer = await rawRequest(app.baseUrl, {
+          method: planned.method,
+          target: planned.target,
+          headers: headersOf(planned),
+          body: planned.body?.bytes,
+        });
         report.count(record, answer.status);
         const what = describeRequest(planned, answer);
         expect(answer.noAnswer, what).toBeFalsy();
@@ -450,7 +661,11 @@ describe("every /v1 operation under hostile requests", () => {
       [`https://youtu.be/${FAKE_VIDEOS.private}`, 404],
       [FAKE_VIDEOS.ageRestricted, 403],
     ] as const) {
-      const answer = await rawRequest(app.baseUrl, { method: "GET", target: `/v1/data/media/video/details?video_id=${percentEncode(id)}`, headers: [["Authorization", `Bearer ${fx.testKey}`]] });
+      const answer = await rawRequest(app.baseUrl, {
+        method: "GET",
+        target: `/v1/data/media/video/details?video_id=${percentEncode(id)}`,
+        headers: [["Authorization", `Bearer ${fx.testKey}`]],
+      });
       expect(answer.status).toBe(status);
       expect(fastApiErrorSchema.safeParse(JSON.parse(answer.body.toString("utf8"))).success).toBe(true);
     }
@@ -460,12 +675,19 @@ describe("every /v1 operation under hostile requests", () => {
 describe("accepted text comes back exactly", () => {
   it("stores any well-formed name or description as sent (trimmed), and refuses NUL and lone surrogates storing nothing", async () => {
     const text = hostileString.filter((value) => value.length <= 600);
-    const property = fc.record({ operation: fc.constantFrom("create endpoint", "update endpoint", "create key"), name: text, description: text });
+    const property = fc.record({
+      operation: fc.constantFrom("create endpoint", "update endpoint", "create key"),
+      name: text,
+      description: text,
+    });
     // Its own endpoint: the storm above may have deleted the shared one (a DELETE sent to a real id).
     const own = await rawRequest(app.baseUrl, {
       method: "POST",
       target: "/v1/webhook-endpoints",
-      headers: [["Authorization", `Bearer ${fx.liveKey}`], ["Content-Type", "application/json"]],
+      headers: [
+        ["Authorization", `Bearer ${fx.liveKey}`],
+        ["Content-Type", "application/json"],
+      ],
       body: Buffer.from('{"name":"renamed by the fuzz"}'),
     });
     const ownId = (JSON.parse(own.body.toString("utf8")) as { data: { id: string } }).data.id;
@@ -474,7 +696,11 @@ describe("accepted text comes back exactly", () => {
       const description = input.description.trim();
       const storable = (value: string) => value.isWellFormed() && !value.includes("\u0000");
       const isKey = input.operation === "create key";
-      const valid = name.length >= 1 && name.length <= 100 && storable(name) && (isKey || (description.length <= 500 && storable(description)));
+      const valid =
+        name.length >= 1 &&
+        name.length <= 100 &&
+        storable(name) &&
+        (isKey || (description.length <= 500 && storable(description)));
       const [method, path, body] =
         input.operation === "create endpoint"
           ? ["POST", "/v1/webhook-endpoints", { name: input.name, description: input.description }]
@@ -485,11 +711,16 @@ describe("accepted text comes back exactly", () => {
       const answer = await rawRequest(app.baseUrl, {
         method,
         target: path,
-        headers: [["Authorization", `Bearer ${fx.liveKey}`], ["Content-Type", "application/json"]],
+        headers: [
+          ["Authorization", `Bearer ${fx.liveKey}`],
+          ["Content-Type", "application/json"],
+        ],
         body: Buffer.from(JSON.stringify(body)),
       });
       report.count(record, answer.status);
-      const json = JSON.parse(answer.body.toString("utf8")) as { data: { id?: string; name: string; description?: string | null; apiKey?: { id: string; name: string } } };
+      const json = JSON.parse(answer.body.toString("utf8")) as {
+        data: { id?: string; name: string; description?: string | null; apiKey?: { id: string; name: string } };
+      };
       const context = `${input.operation} ${JSON.stringify(body).slice(0, 300)} → ${answer.status} ${answer.body.toString("utf8").slice(0, 300)}`;
       if (!valid) {
         expect(answer.status, context).toBe(400);
@@ -506,7 +737,11 @@ describe("accepted text comes back exactly", () => {
       }
       expect(json.data.name, context).toBe(name);
       expect(json.data.description, context).toBe(description);
-      const read = await rawRequest(app.baseUrl, { method: "GET", target: `/v1/webhook-endpoints/${json.data.id}`, headers: [["Authorization", `Bearer ${fx.liveKey}`]] });
+      const read = await rawRequest(app.baseUrl, {
+        method: "GET",
+        target: `/v1/webhook-endpoints/${json.data.id}`,
+        headers: [["Authorization", `Bearer ${fx.liveKey}`]],
+      });
       expect(JSON.parse(read.body.toString("utf8")), context).toMatchObject({ data: { name, description } });
     });
   }, 120_000);
@@ -522,8 +757,15 @@ describe("after the storm", () => {
     expect(workspace.purchasedBalanceCents).toBeGreaterThanOrEqual(0);
     const entries = await db().ledgerEntry.findMany({ where: { workspaceId: fx.workspaceId, kind: "usage" } });
     const moved = entries.reduce((sum, entry) => sum + entry.subscriptionDeltaCents + entry.purchasedDeltaCents, 0);
-    expect(moved).toBe(workspace.subscriptionRemainingCents + workspace.purchasedBalanceCents - fx.before.subscription - fx.before.purchased);
-    expect(-moved).toBe(entries.filter((entry) => entry.keyMode === "live").reduce((sum, entry) => sum + entry.costCents, 0));
+    expect(moved).toBe(
+      workspace.subscriptionRemainingCents +
+        workspace.purchasedBalanceCents -
+        fx.before.subscription -
+        fx.before.purchased,
+    );
+    expect(-moved).toBe(
+      entries.filter((entry) => entry.keyMode === "live").reduce((sum, entry) => sum + entry.costCents, 0),
+    );
     for (const entry of entries) {
       expect(entry.subscriptionRemainingCents).toBeGreaterThanOrEqual(0);
       expect(entry.purchasedBalanceCents).toBeGreaterThanOrEqual(0);

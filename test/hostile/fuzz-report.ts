@@ -39,7 +39,12 @@ export function fuzzReport(file: string) {
    * Runs `property` `runs` times with this property's seed (derived from the base seed and its name, so adding a
    * property does not change the others' cases). Returns the record to count statuses into.
    */
-  async function check<T>(name: string, runs: number, arbitrary: fc.Arbitrary<T>, predicate: (value: T, record: PropertyRecord) => Promise<void>) {
+  async function check<T>(
+    name: string,
+    runs: number,
+    arbitrary: fc.Arbitrary<T>,
+    predicate: (value: T, record: PropertyRecord) => Promise<void>,
+  ) {
     let hash = seed;
     for (const char of name) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) | 0;
     const record: PropertyRecord = { name, seed: hash, runs: 0, statuses: new Map(), ms: 0 };
@@ -66,10 +71,15 @@ export function fuzzReport(file: string) {
   function print() {
     const total = records.reduce((sum, record) => sum + record.runs, 0);
     const lines = records.map((record) => {
-      const statuses = [...record.statuses].sort(([a], [b]) => a - b).map(([status, times]) => `${status}×${times}`).join(" ");
+      const statuses = [...record.statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([status, times]) => `${status}×${times}`)
+        .join(" ");
       return `  ${record.name.padEnd(48)} runs ${String(record.runs).padStart(4)}  seed ${record.seed}  ${String(record.ms).padStart(6)} ms  ${statuses}`;
     });
-    console.info(`[hostile] ${file}: ${total} cases in ${records.length} properties (base seed ${seed})\n${lines.join("\n")}`);
+    console.info(
+      `[hostile] ${file}: ${total} cases in ${records.length} properties (base seed ${seed})\n${lines.join("\n")}`,
+    );
   }
 
   return { check, count, print, records };

@@ -34,7 +34,7 @@ const NASTY_STRINGS = [
   "%00",
   "%2e%2e%2f%2e%2e%2f",
   "' OR 1=1 --",
-  "\"; DROP TABLE webhook_deliveries; --",
+  '"; DROP TABLE webhook_deliveries; --',
   "<script>alert(1)</script>",
   "${jndi:ldap://x}",
   "{{7*7}}",
@@ -56,14 +56,45 @@ const NASTY_STRINGS = [
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
   { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
-  { weight: 2, arbitrary: fc.string({ unit: fc.oneof(fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 }), loneSurrogate, fc.constant("\u0000")), maxLength: 30 }) },
+  {
+    weight: 2,
+    arbitrary: fc.string({
+      unit: fc.oneof(fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 }), loneSurrogate, fc.constant("\u0000")),
+      maxLength: 30,
+    }),
+  },
   { weight: 1, arbitrary: fc.string({ unit: "grapheme-ascii", maxLength: 20 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom("a", "é", "\u0000", "🙃", "\ud800"), fc.integer({ min: 100, max: 50_000 })).map(([unit, count]) => unit.repeat(count)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom("a", "é", "\u0000", "🙃", "\ud800"), fc.integer({ min: 100, max: 50_000 }))
+      .map(([unit, count]) => unit.repeat(count)),
+  },
 );
 
 /** Numbers at the edges: ±0, the largest and smallest doubles, 2^53, 2^63, fractions, negatives. */
 export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
-  fc.constantFrom(0, -0, 1, -1, 0.5, 1e308, -1e308, Number.MAX_VALUE, Number.MIN_VALUE, 2 ** 53, 2 ** 53 + 2, 2 ** 63, -(2 ** 63), 2 ** 31, -(2 ** 31), 1e-320, 100, 101, 1_000_001),
+  fc.constantFrom(
+    0,
+    -0,
+    1,
+    -1,
+    0.5,
+    1e308,
+    -1e308,
+    Number.MAX_VALUE,
+    Number.MIN_VALUE,
+    2 ** 53,
+    2 ** 53 + 2,
+    2 ** 63,
+    -(2 ** 63),
+    2 ** 31,
+    -(2 ** 31),
+    1e-320,
+    100,
+    101,
+    1_000_001,
+  ),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 );
@@ -99,15 +130,41 @@ export const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>(
 
 /** `[[[…]]]` or `{"a":{"a":…}}` nested `depth` levels, as text. */
 export function nestedJsonText(depth: number, kind: "array" | "object"): string {
-  return kind === "array" ? `${"[".repeat(depth)}${"]".repeat(depth)}` : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+  return kind === "array"
+    ? `${"[".repeat(depth)}${"]".repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
 }
 
 /** JSON text (not a value: some of these have no JS value that JSON.stringify would write back). */
 export const hostileJsonText: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: hostileJson.map((value) => JSON.stringify(value) ?? "null") },
-  { weight: 1, arbitrary: fc.constantFrom(...NUMBER_LITERALS).map((literal) => `{"n":${literal},"list":[${literal}]}`) },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 100, max: 20_000 }), fc.constantFrom("array" as const, "object" as const)).map(([depth, kind]) => nestedJsonText(depth, kind)) },
-  { weight: 1, arbitrary: fc.constantFrom('{"a":"\\u0000"}', '{"\\u0000":1}', '{"a":"\\ud800"}', '["\\udc00\\ud800"]', '{"a":1,"a":2}', '{"__proto__":{"polluted":true}}', "\ufeff{}", "{}garbage", "[1,]", "{'a':1}", "NaN", "") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(...NUMBER_LITERALS).map((literal) => `{"n":${literal},"list":[${literal}]}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.integer({ min: 100, max: 20_000 }), fc.constantFrom("array" as const, "object" as const))
+      .map(([depth, kind]) => nestedJsonText(depth, kind)),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '{"a":"\\u0000"}',
+      '{"\\u0000":1}',
+      '{"a":"\\ud800"}',
+      '["\\udc00\\ud800"]',
+      '{"a":1,"a":2}',
+      '{"__proto__":{"polluted":true}}',
+      "\ufeff{}",
+      "{}garbage",
+      "[1,]",
+      "{'a':1}",
+      "NaN",
+      "",
+    ),
+  },
 );
 
 /** Sequences that are not UTF-8: lone continuation bytes, overlongs, surrogates encoded in UTF-8, truncations, 0xff. */
@@ -139,7 +196,13 @@ export const hostileBytes: fc.Arbitrary<Uint8Array> = fc
 
 /** Percent-encodes every byte of the UTF-8 form, except unreserved characters. Never throws on lone surrogates. */
 export function percentEncode(text: string): string {
-  return [...Buffer.from(text, "utf8")].map((byte) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`)).join("");
+  return [...Buffer.from(text, "utf8")]
+    .map((byte) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
+    )
+    .join("");
 }
 
 /** Path segments for an id parameter, as written on the wire: traversal, encoded NUL, unicode, bad escapes, long. */

@@ -9,7 +9,14 @@ import { isJsonContentType, MAX_DELIVERY_BYTES } from "@/lib/inbox/payload";
 import { SENDER_MESSAGE_ID_HEADERS } from "@/lib/inbox/sender-message-id";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { fuzzReport } from "./fuzz-report";
-import { hostileBytes, hostileIdSegment, hostileJsonText, hostileString, INVALID_UTF8, percentEncode } from "./hostile-input";
+import {
+  hostileBytes,
+  hostileIdSegment,
+  hostileJsonText,
+  hostileString,
+  INVALID_UTF8,
+  percentEncode,
+} from "./hostile-input";
 import { rawRequest, type RawAnswer } from "./raw-http";
 
 /*
@@ -43,7 +50,10 @@ interface Delivery {
 }
 
 async function api(path: string, init: RequestInit = {}) {
-  const response = await fetch(`${app.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${liveKey}`, "content-type": "application/json", ...init.headers } });
+  const response = await fetch(`${app.baseUrl}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${liveKey}`, "content-type": "application/json", ...init.headers },
+  });
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -98,13 +108,18 @@ function expectErrorBody(answer: RawAnswer, what: string) {
 
 /** Node's own HTTP parser refused the request before any application code ran: exactly this answer. */
 function isNodeRefusal(answer: RawAnswer, statuses: number[]): boolean {
-  return statuses.includes(answer.status) && JSON.stringify(answer.headers) === '{"connection":"close"}' && answer.body.length === 0;
+  return (
+    statuses.includes(answer.status) &&
+    JSON.stringify(answer.headers) === '{"connection":"close"}' &&
+    answer.body.length === 0
+  );
 }
 
 /** Deterministic pseudo-random bytes, for large bodies that would be slow to generate value by value. */
 function bulkBytes(length: number, seed: number): Uint8Array {
   const blocks: Buffer[] = [];
-  for (let counter = 0; blocks.length * 32 < length; counter += 1) blocks.push(createHash("sha256").update(`${seed}:${counter}`).digest());
+  for (let counter = 0; blocks.length * 32 < length; counter += 1)
+    blocks.push(createHash("sha256").update(`${seed}:${counter}`).digest());
   return new Uint8Array(Buffer.concat(blocks).subarray(0, length));
 }
 
@@ -116,19 +131,62 @@ function what(target: string, headers: [string, string][], body: Uint8Array, ans
 // Generators
 
 const contentType: fc.Arbitrary<string | null> = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom("application/json", "application/json; charset=utf-8", "Application/JSON", "application/vnd.api+json", "application/cloudevents+json; charset=UTF-8") },
-  { weight: 2, arbitrary: fc.constantFrom(null, "", "text/plain", "text/plain; charset=latin1", "application/octet-stream", "application/x-www-form-urlencoded", "multipart/form-data; boundary=--x", "text/json", "application/jsonx", "image/png") },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      "application/json",
+      "application/json; charset=utf-8",
+      "Application/JSON",
+      "application/vnd.api+json",
+      "application/cloudevents+json; charset=UTF-8",
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      null,
+      "",
+      "text/plain",
+      "text/plain; charset=latin1",
+      "application/octet-stream",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=--x",
+      "text/json",
+      "application/jsonx",
+      "image/png",
+    ),
+  },
   // Odd but legal values: parameters, obs-text bytes (0x80–0xff, one latin1 character each), long.
-  { weight: 1, arbitrary: fc.constantFrom("application/json; x=\u00e9\u00ff", "\u00ff/\u00fe", "application/json;;;", "  application/json  ", "a".repeat(2_000), "application/json, text/plain") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      "application/json; x=\u00e9\u00ff",
+      "\u00ff/\u00fe",
+      "application/json;;;",
+      "  application/json  ",
+      "a".repeat(2_000),
+      "application/json, text/plain",
+    ),
+  },
 );
 
 const body: fc.Arbitrary<Uint8Array> = fc.oneof(
   { weight: 4, arbitrary: hostileJsonText.map((text) => new Uint8Array(Buffer.from(text, "utf8"))) },
   { weight: 3, arbitrary: hostileBytes },
   { weight: 2, arbitrary: fc.uint8Array({ maxLength: 2_048 }) },
-  { weight: 1, arbitrary: fc.constantFrom(...INVALID_UTF8).map((sequence) => Uint8Array.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, ...sequence, 0x22, 0x7d])) }, // {"a":"<bad>"}
+  {
+    weight: 1,
+    arbitrary: fc
+      .constantFrom(...INVALID_UTF8)
+      .map((sequence) => Uint8Array.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, ...sequence, 0x22, 0x7d])),
+  }, // {"a":"<bad>"}
   { weight: 1, arbitrary: fc.constant(new Uint8Array(0)) },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 10_000, max: 300_000 }), fc.integer()).map(([length, seed]) => bulkBytes(length, seed)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.integer({ min: 10_000, max: 300_000 }), fc.integer())
+      .map(([length, seed]) => bulkBytes(length, seed)),
+  },
 );
 
 /** Query strings as written on the wire (stored as sent, without the `?`). */
@@ -139,10 +197,27 @@ const query: fc.Arbitrary<string> = fc.oneof(
 );
 
 // Header names that change how ingest behaves are left to their own properties.
-const SPECIAL = new Set<string>(["host", "connection", "content-length", "transfer-encoding", "content-type", "x-forwarded-for", "expect", "upgrade", ...SENDER_MESSAGE_ID_HEADERS]);
-const headerName = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,40}$/).filter((name) => !SPECIAL.has(name.toLowerCase()));
+const SPECIAL = new Set<string>([
+  "host",
+  "connection",
+  "content-length",
+  "transfer-encoding",
+  "content-type",
+  "x-forwarded-for",
+  "expect",
+  "upgrade",
+  ...SENDER_MESSAGE_ID_HEADERS,
+]);
+const headerName = fc
+  .stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,40}$/)
+  .filter((name) => !SPECIAL.has(name.toLowerCase()));
 /** Values as received: VCHAR, inner spaces and tabs, and obs-text bytes (written and read as latin1). */
-const headerValue = fc.string({ unit: fc.oneof(fc.integer({ min: 0x21, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constantFrom(0x20, 0x09)).map((code) => String.fromCharCode(code)), maxLength: 80 });
+const headerValue = fc.string({
+  unit: fc
+    .oneof(fc.integer({ min: 0x21, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constantFrom(0x20, 0x09))
+    .map((code) => String.fromCharCode(code)),
+  maxLength: 80,
+});
 
 // ---------------------------------------------------------------------------------------------------------------
 
@@ -150,11 +225,23 @@ beforeAll(async () => {
   app = await startApp({ RATE_LIMIT_INGEST_PER_MINUTE: "0", RATE_LIMIT_API_PER_MINUTE: "0" });
   const workspace = await createWorkspace({ name: "Hostile ingest" });
   liveKey = (await createApiKey({ workspaceId: workspace.id, name: "ingest fuzz", mode: "live" })).key;
-  const create = async (name: string) => (JSON.parse((await api("/v1/webhook-endpoints", { method: "POST", body: JSON.stringify({ name }) })).bytes.toString("utf8")) as { data: { id: string } }).data.id;
+  const create = async (name: string) =>
+    (
+      JSON.parse(
+        (await api("/v1/webhook-endpoints", { method: "POST", body: JSON.stringify({ name }) })).bytes.toString("utf8"),
+      ) as { data: { id: string } }
+    ).data.id;
   endpointId = await create("fuzz target");
   disabledEndpointId = await create("disabled");
   deletedEndpointId = await create("deleted");
-  expect((await api(`/v1/webhook-endpoints/${disabledEndpointId}`, { method: "PATCH", body: JSON.stringify({ enabled: false }) })).status).toBe(200);
+  expect(
+    (
+      await api(`/v1/webhook-endpoints/${disabledEndpointId}`, {
+        method: "PATCH",
+        body: JSON.stringify({ enabled: false }),
+      })
+    ).status,
+  ).toBe(200);
   expect((await api(`/v1/webhook-endpoints/${deletedEndpointId}`, { method: "DELETE" })).status).toBe(200);
 }, 120_000);
 
@@ -165,7 +252,13 @@ afterAll(async () => {
 
 describe("accepted deliveries lose nothing", () => {
   it("stores any body under any content type, and serves the exact bytes back", async () => {
-    const property = fc.record({ bytes: body, contentType, query, headers: fc.array(fc.tuple(headerName, headerValue), { maxLength: 8 }), trailingSlash: fc.boolean() });
+    const property = fc.record({
+      bytes: body,
+      contentType,
+      query,
+      headers: fc.array(fc.tuple(headerName, headerValue), { maxLength: 8 }),
+      trailingSlash: fc.boolean(),
+    });
     await report.check("any body × content type × query", 250, property, async (input, record) => {
       const headers: [string, string][] = [...input.headers];
       if (input.contentType !== null) headers.push(["Content-Type", input.contentType]);
@@ -182,7 +275,8 @@ describe("accepted deliveries lose nothing", () => {
       // Node reads header bytes as latin1 and trims surrounding whitespace; the stored type is that string.
       const sentType = input.contentType === null ? null : input.contentType.replace(/^[ \t]+|[ \t]+$/g, "");
       // Node writes header values as UTF-8 and reads them as latin1, so only an ASCII type can be echoed byte for byte.
-      if (sentType === null || /^[\x20-\x7e]*$/.test(sentType)) expect(raw.headers.get("content-type"), context).toBe(sentType ?? "application/octet-stream");
+      if (sentType === null || /^[\x20-\x7e]*$/.test(sentType))
+        expect(raw.headers.get("content-type"), context).toBe(sentType ?? "application/octet-stream");
 
       const delivery = await fetchDelivery(deliveryId);
       expect(delivery.sizeBytes, context).toBe(input.bytes.length);
@@ -203,13 +297,20 @@ describe("accepted deliveries lose nothing", () => {
     const property = fc.record({
       // Hundreds of short headers (past 1,023, where the launcher used to drop them); a huge value crosses 16 KiB.
       many: fc.integer({ min: 0, max: 1_300 }),
-      huge: fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 4_000, max: 17_000 }) }),
-      controlCharacter: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(0x00, 0x01, 0x0b, 0x1f, 0x7f) }),
+      huge: fc.oneof(
+        { weight: 2, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.integer({ min: 4_000, max: 17_000 }) },
+      ),
+      controlCharacter: fc.oneof(
+        { weight: 6, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.constantFrom(0x00, 0x01, 0x0b, 0x1f, 0x7f) },
+      ),
     });
     await report.check("many, huge and bad headers", 60, property, async (input, record) => {
       const headers: [string, string][] = Array.from({ length: input.many }, (_, index) => [`h${index}`, `v${index}`]);
       if (input.huge !== undefined) headers.push(["X-Huge", "h".repeat(input.huge)]);
-      if (input.controlCharacter !== undefined) headers.push(["X-Bad", `a${String.fromCharCode(input.controlCharacter)}b`]);
+      if (input.controlCharacter !== undefined)
+        headers.push(["X-Bad", `a${String.fromCharCode(input.controlCharacter)}b`]);
       const before = await deliveryCount();
       const target = `/webhooks/ingest/${endpointId}`;
       const answer = await rawRequest(app.baseUrl, { method: "POST", target, headers, body: Buffer.from("{}") });
@@ -220,7 +321,8 @@ describe("accepted deliveries lose nothing", () => {
       // answers, the app never sees the request. Whatever Node lets through must be stored whole.
       const headBytes = headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 150);
       if (input.controlCharacter !== undefined || headBytes > 16_000) {
-        if ((input.huge ?? 0) > 16_500) expect(input.controlCharacter === undefined ? [431] : [400, 431], context).toContain(answer.status);
+        if ((input.huge ?? 0) > 16_500)
+          expect(input.controlCharacter === undefined ? [431] : [400, 431], context).toContain(answer.status);
         expect(isNodeRefusal(answer, [400, 431]) || answer.status === 200, context).toBe(true);
         if (answer.status !== 200) {
           expect(await deliveryCount(), context).toBe(before);
@@ -228,8 +330,11 @@ describe("accepted deliveries lose nothing", () => {
         }
       }
       expect(answer.status, context).toBe(200);
-      const delivery = await fetchDelivery((JSON.parse(answer.body.toString("utf8")) as { deliveryId: string }).deliveryId);
-      for (const [name, value] of headers) expect(delivery.headers[name.toLowerCase()], `${name} of ${context}`).toBe(value);
+      const delivery = await fetchDelivery(
+        (JSON.parse(answer.body.toString("utf8")) as { deliveryId: string }).deliveryId,
+      );
+      for (const [name, value] of headers)
+        expect(delivery.headers[name.toLowerCase()], `${name} of ${context}`).toBe(value);
     });
   }, 120_000);
 
@@ -237,25 +342,46 @@ describe("accepted deliveries lose nothing", () => {
     // Regression: with Node's default maxHeadersCount the launcher kept the first 1,023 headers and silently dropped
     // the rest; server.ts now sets it to 0 (no count limit; the header size limit still applies).
     const headers: [string, string][] = Array.from({ length: 1_500 }, (_, index) => [`h${index}`, `v${index}`]);
-    const answer = await rawRequest(app.baseUrl, { method: "POST", target: `/webhooks/ingest/${endpointId}`, headers, body: Buffer.from("{}") });
+    const answer = await rawRequest(app.baseUrl, {
+      method: "POST",
+      target: `/webhooks/ingest/${endpointId}`,
+      headers,
+      body: Buffer.from("{}"),
+    });
     expect(answer.status).toBe(200);
-    const delivery = await fetchDelivery((JSON.parse(answer.body.toString("utf8")) as { deliveryId: string }).deliveryId);
+    const delivery = await fetchDelivery(
+      (JSON.parse(answer.body.toString("utf8")) as { deliveryId: string }).deliveryId,
+    );
     expect(headers.filter(([name, value]) => delivery.headers[name] !== value)).toEqual([]);
   });
 
   it("stores a retried message once, whatever bytes its sender message id holds", async () => {
     const property = fc.record({
       header: fc.constantFrom(...SENDER_MESSAGE_ID_HEADERS),
-      id: fc.oneof(headerValue.filter((value) => value.trim() !== ""), fc.integer({ min: 150, max: 4_000 }).map((length) => `\u00ff${"x".repeat(length)}`)),
+      id: fc.oneof(
+        headerValue.filter((value) => value.trim() !== ""),
+        fc.integer({ min: 150, max: 4_000 }).map((length) => `\u00ff${"x".repeat(length)}`),
+      ),
       concurrent: fc.boolean(),
     });
     let counter = 0;
     await report.check("duplicate sender message ids", 50, property, async (input, record) => {
       counter += 1;
       const id = `${counter}-${input.id}`; // unique per case, whatever the generator repeats
-      const send = () => rawRequest(app.baseUrl, { method: "POST", target: `/webhooks/ingest/${endpointId}`, headers: [[input.header, id], ["Content-Type", "application/json"]], body: Buffer.from(`{"n":${counter}}`) });
+      const send = () =>
+        rawRequest(app.baseUrl, {
+          method: "POST",
+          target: `/webhooks/ingest/${endpointId}`,
+          headers: [
+            [input.header, id],
+            ["Content-Type", "application/json"],
+          ],
+          body: Buffer.from(`{"n":${counter}}`),
+        });
       const before = await deliveryCount();
-      const answers = input.concurrent ? await Promise.all([send(), send(), send()]) : [await send(), await send(), await send()];
+      const answers = input.concurrent
+        ? await Promise.all([send(), send(), send()])
+        : [await send(), await send(), await send()];
       for (const answer of answers) report.count(record, answer.status);
       const ids = answers.map((answer) => {
         expect(answer.status, `${input.header}: ${JSON.stringify(id).slice(0, 100)}`).toBe(200);
@@ -276,11 +402,19 @@ describe("accepted deliveries lose nothing", () => {
       [null, Buffer.from([0x00])],
     ];
     for (const [type, bytes] of cases) {
-      const answer = await rawRequest(app.baseUrl, { method: "POST", target: `/webhooks/ingest/${endpointId}`, headers: type ? [["Content-Type", type]] : [], body: bytes });
+      const answer = await rawRequest(app.baseUrl, {
+        method: "POST",
+        target: `/webhooks/ingest/${endpointId}`,
+        headers: type ? [["Content-Type", type]] : [],
+        body: bytes,
+      });
       expect(answer.status).toBe(200);
       const { deliveryId } = JSON.parse(answer.body.toString("utf8")) as { deliveryId: string };
       expect((await api(`/v1/webhook-endpoints/deliveries/${deliveryId}/raw`)).bytes.equals(bytes)).toBe(true);
-      const stored = await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, select: { rawBody: true } });
+      const stored = await db().webhookDelivery.findUniqueOrThrow({
+        where: { id: deliveryId },
+        select: { rawBody: true },
+      });
       expect(Buffer.from(stored.rawBody).equals(bytes)).toBe(true);
       const { raw } = (await fetchDelivery(deliveryId)).rawPayload as { raw: string };
       expect(raw).toBe(new TextDecoder().decode(bytes).toWellFormed().replaceAll("\u0000", "\uFFFD"));
@@ -293,10 +427,25 @@ describe("refused deliveries store nothing", () => {
     const property = fc.record({
       hook: fc.oneof(
         { weight: 3, arbitrary: hostileIdSegment },
-        { weight: 1, arbitrary: fc.constantFrom(disabledEndpointId, deletedEndpointId, `${endpointId}x`, endpointId.toUpperCase(), `${endpointId}%00`, `${endpointId}/..`, `..%2f${endpointId}`, `%77%65%5f${endpointId.slice(3)}`) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            disabledEndpointId,
+            deletedEndpointId,
+            `${endpointId}x`,
+            endpointId.toUpperCase(),
+            `${endpointId}%00`,
+            `${endpointId}/..`,
+            `..%2f${endpointId}`,
+            `%77%65%5f${endpointId.slice(3)}`,
+          ),
+        },
         { weight: 1, arbitrary: fc.stringMatching(/^we_[0-9A-Za-z]{1,64}$/) },
       ),
-      method: fc.oneof({ weight: 4, arbitrary: fc.constant("POST") }, { weight: 1, arbitrary: fc.constantFrom("GET", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PROPFIND") }),
+      method: fc.oneof(
+        { weight: 4, arbitrary: fc.constant("POST") },
+        { weight: 1, arbitrary: fc.constantFrom("GET", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PROPFIND") },
+      ),
       oversized: fc.constantFrom("no", "no", "no", "no", "declared", "streamed"),
       bytes: hostileBytes,
     });
@@ -314,7 +463,13 @@ describe("refused deliveries store nothing", () => {
       }
       const before = await deliveryCount();
       const target = `/webhooks/ingest/${input.hook}`;
-      const answer = await rawRequest(app.baseUrl, { method: input.method, target, headers, body: bytes, omitContentLength: oversized !== "no" });
+      const answer = await rawRequest(app.baseUrl, {
+        method: input.method,
+        target,
+        headers,
+        body: bytes,
+        omitContentLength: oversized !== "no",
+      });
       report.count(record, answer.status);
       const context = what(target, headers, bytes.subarray(0, 64), answer);
       expect(answer.noAnswer, context).toBeFalsy();

@@ -57,14 +57,21 @@ describe("200 concurrent priced calls on a balance that covers exactly 37", () =
 
     const answers = await Promise.all(
       Array.from({ length: CALLS }, () =>
-        raw(intelligenceContract.path, { key: target.liveKey, body: { domain: "acme-robotics.example", signal: "technographics" }, headers: { "cache-control": "no-cache" } }),
+        raw(intelligenceContract.path, {
+          key: target.liveKey,
+          body: { domain: "acme-robotics.example", signal: "technographics" },
+          headers: { "cache-control": "no-cache" },
+        }),
       ),
     );
 
     const statuses = answers.map((answer) => answer.status);
     const succeeded = answers.filter((answer) => answer.status === 200);
     const refused = answers.filter((answer) => answer.status === 402);
-    expect(statuses.filter((status) => status !== 200 && status !== 402), "only 200 and 402").toEqual([]);
+    expect(
+      statuses.filter((status) => status !== 200 && status !== 402),
+      "only 200 and 402",
+    ).toEqual([]);
     expect(succeeded).toHaveLength(COVERED);
     expect(refused).toHaveLength(CALLS - COVERED);
     for (const answer of refused) {
@@ -74,13 +81,24 @@ describe("200 concurrent priced calls on a balance that covers exactly 37", () =
 
     // Each success saw its own debit: the balances after it are all different, never negative.
     const after = succeeded.map((answer) => {
-      const meta = (answer.json as { meta: { costCents: number; cached: boolean; subscriptionRemainingCents: number; purchasedBalanceCents: number } }).meta;
+      const meta = (
+        answer.json as {
+          meta: {
+            costCents: number;
+            cached: boolean;
+            subscriptionRemainingCents: number;
+            purchasedBalanceCents: number;
+          };
+        }
+      ).meta;
       expect(meta).toMatchObject({ costCents: PRICE, cached: false });
       expect(meta.subscriptionRemainingCents).toBeGreaterThanOrEqual(0);
       expect(meta.purchasedBalanceCents).toBeGreaterThanOrEqual(0);
       return meta.subscriptionRemainingCents + meta.purchasedBalanceCents;
     });
-    expect(after.sort((a, b) => a - b)).toEqual(Array.from({ length: COVERED }, (_, index) => LEFT_OVER + PRICE * index));
+    expect(after.sort((a, b) => a - b)).toEqual(
+      Array.from({ length: COVERED }, (_, index) => LEFT_OVER + PRICE * index),
+    );
 
     // Subscription first, then purchased; what is left cannot pay for another call.
     const final = await balances(target.workspaceId);
@@ -89,12 +107,23 @@ describe("200 concurrent priced calls on a balance that covers exactly 37", () =
     const rows = await usageRows(target.workspaceId);
     expect(rows).toHaveLength(COVERED);
     const moved = rows.reduce((sum, row) => sum + row.subscriptionDeltaCents + row.purchasedDeltaCents, 0);
-    expect(moved).toBe(final.subscriptionRemainingCents + final.purchasedBalanceCents - before.subscriptionRemainingCents - before.purchasedBalanceCents);
+    expect(moved).toBe(
+      final.subscriptionRemainingCents +
+        final.purchasedBalanceCents -
+        before.subscriptionRemainingCents -
+        before.purchasedBalanceCents,
+    );
     expect(rows.reduce((sum, row) => sum + row.costCents, 0)).toBe(COVERED * PRICE);
     expect(rows.reduce((sum, row) => sum + row.subscriptionDeltaCents, 0)).toBe(-SUBSCRIPTION);
     expect(rows.reduce((sum, row) => sum + row.purchasedDeltaCents, 0)).toBe(-(COVERED * PRICE - SUBSCRIPTION));
     for (const row of rows) {
-      expect(row).toMatchObject({ kind: "usage", keyMode: "live", cached: false, costCents: PRICE, operation: "companies_intelligence" });
+      expect(row).toMatchObject({
+        kind: "usage",
+        keyMode: "live",
+        cached: false,
+        costCents: PRICE,
+        operation: "companies_intelligence",
+      });
       expect(row.subscriptionDeltaCents + row.purchasedDeltaCents).toBe(-PRICE);
       expect(row.subscriptionRemainingCents).toBeGreaterThanOrEqual(0);
       expect(row.purchasedBalanceCents).toBeGreaterThanOrEqual(0);
@@ -108,7 +137,9 @@ describe("200 concurrent priced calls on a balance that covers exactly 37", () =
     const upstream = builtWith.requests.length - upstreamBefore;
     expect(upstream).toBeGreaterThanOrEqual(COVERED);
     expect(upstream).toBeLessThanOrEqual(CALLS);
-    console.info(`[hostile] money: ${CALLS} concurrent calls, ${COVERED} × 200, ${CALLS - COVERED} × 402, ${upstream} upstream requests, final balance ${JSON.stringify(final)}`);
+    console.info(
+      `[hostile] money: ${CALLS} concurrent calls, ${COVERED} × 200, ${CALLS - COVERED} × 402, ${upstream} upstream requests, final balance ${JSON.stringify(final)}`,
+    );
   }, 120_000);
 
   it("is backed by a database constraint: no statement can make a balance negative", async () => {
@@ -120,7 +151,9 @@ describe("200 concurrent priced calls on a balance that covers exactly 37", () =
 
     const target = await account(1, 1);
     for (const column of ["subscription_remaining_cents", "purchased_balance_cents", "subscription_allowance_cents"]) {
-      await expect(db().$executeRawUnsafe(`UPDATE workspaces SET ${column} = -1 WHERE id = $1`, target.workspaceId)).rejects.toThrow(/23514|check constraint/i);
+      await expect(
+        db().$executeRawUnsafe(`UPDATE workspaces SET ${column} = -1 WHERE id = $1`, target.workspaceId),
+      ).rejects.toThrow(/23514|check constraint/i);
     }
     expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 1, purchasedBalanceCents: 1 });
   });

@@ -76,9 +76,14 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawAns
   const url = new URL(baseUrl);
   const body = request.body ?? new Uint8Array(0);
   const hasHost = (request.headers ?? []).some(([name]) => name.toLowerCase() === "host");
-  const lines = [`${request.method} ${request.target} HTTP/1.1`, ...(hasHost ? [] : [`Host: ${url.host}`]), "Connection: close"];
+  const lines = [
+    `${request.method} ${request.target} HTTP/1.1`,
+    ...(hasHost ? [] : [`Host: ${url.host}`]),
+    "Connection: close",
+  ];
   for (const [name, value] of request.headers ?? []) lines.push(`${name}: ${value}`);
-  if (!request.omitContentLength && (body.length > 0 || !["GET", "HEAD", "DELETE"].includes(request.method))) lines.push(`Content-Length: ${body.length}`);
+  if (!request.omitContentLength && (body.length > 0 || !["GET", "HEAD", "DELETE"].includes(request.method)))
+    lines.push(`Content-Length: ${body.length}`);
   const head = Buffer.from(`${lines.join("\r\n")}\r\n\r\n`, "latin1");
 
   return new Promise<RawAnswer>((resolve, reject) => {
@@ -99,7 +104,10 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawAns
         reject(error ?? parseError);
       }
     };
-    const timer = setTimeout(() => finish(new Error(`No answer within ${TIMEOUT_MS} ms to ${request.method} ${request.target.slice(0, 200)}`)), TIMEOUT_MS);
+    const timer = setTimeout(
+      () => finish(new Error(`No answer within ${TIMEOUT_MS} ms to ${request.method} ${request.target.slice(0, 200)}`)),
+      TIMEOUT_MS,
+    );
     socket.on("data", (chunk: Buffer) => {
       chunks.push(chunk);
       const data = Buffer.concat(chunks);
@@ -110,7 +118,8 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawAns
       // also when the server keeps the connection open to drain a body it refused.
       const length = /\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1];
       if (/\r\ncontent-type:\s*text\/event-stream/i.test(head)) finish();
-      else if (length !== undefined && request.method !== "HEAD" && data.length - headEnd - 4 >= Number(length)) finish();
+      else if (length !== undefined && request.method !== "HEAD" && data.length - headEnd - 4 >= Number(length))
+        finish();
     });
     socket.once("end", () => finish());
     socket.once("close", () => finish());

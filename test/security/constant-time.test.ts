@@ -90,10 +90,21 @@ describe("webhook signatures (lib/inbox/signatures.ts)", () => {
   const standardKey = Buffer.from("standard-webhooks-key-material!!");
 
   // For each scheme: its secret, and the headers of a correctly signed request.
-  const signed: Record<SignatureScheme, { secret: string; headers: Record<string, string>; forge: (headers: Record<string, string>) => Record<string, string> }> = {
+  const signed: Record<
+    SignatureScheme,
+    {
+      secret: string;
+      headers: Record<string, string>;
+      forge: (headers: Record<string, string>) => Record<string, string>;
+    }
+  > = {
     "standard-webhooks": {
       secret: `whsec_${standardKey.toString("base64")}`,
-      headers: { "webhook-id": "msg_1", "webhook-timestamp": ts, "webhook-signature": `v1,${hmac(standardKey, `msg_1.${ts}.`, body).toString("base64")}` },
+      headers: {
+        "webhook-id": "msg_1",
+        "webhook-timestamp": ts,
+        "webhook-signature": `v1,${hmac(standardKey, `msg_1.${ts}.`, body).toString("base64")}`,
+      },
       forge: (headers) => ({ ...headers, "webhook-signature": `v1,${hmac("wrong", body).toString("base64")}` }),
     },
     stripe: {
@@ -113,17 +124,27 @@ describe("webhook signatures (lib/inbox/signatures.ts)", () => {
     },
     slack: {
       secret: "slack-secret",
-      headers: { "x-slack-request-timestamp": ts, "x-slack-signature": `v0=${hmac("slack-secret", `v0:${ts}:`, body).toString("hex")}` },
+      headers: {
+        "x-slack-request-timestamp": ts,
+        "x-slack-signature": `v0=${hmac("slack-secret", `v0:${ts}:`, body).toString("hex")}`,
+      },
       forge: (headers) => ({ ...headers, "x-slack-signature": flipLast(headers["x-slack-signature"]!) }),
     },
   };
 
-  for (const [scheme, { secret, headers, forge }] of Object.entries(signed) as [SignatureScheme, (typeof signed)[SignatureScheme]][]) {
+  for (const [scheme, { secret, headers, forge }] of Object.entries(signed) as [
+    SignatureScheme,
+    (typeof signed)[SignatureScheme],
+  ][]) {
     it(`${scheme}: compares the HMAC in constant time, valid or forged`, () => {
       expect(verifySignature({ scheme, secret, body, headers, now })).toEqual({ scheme, valid: true, reason: null });
       expectConstantTimeCompared();
       spy.calls.length = 0;
-      expect(verifySignature({ scheme, secret, body, headers: forge(headers), now })).toEqual({ scheme, valid: false, reason: "mismatch" });
+      expect(verifySignature({ scheme, secret, body, headers: forge(headers), now })).toEqual({
+        scheme,
+        valid: false,
+        reason: "mismatch",
+      });
       expectConstantTimeCompared();
     });
   }

@@ -37,28 +37,31 @@ async function head(path: string) {
 }
 
 describe("pages", () => {
-  it.each(["/", "/sign-in", "/sign-up", "/docs", "/api-keys", "/no-such-page"])("%s has the page headers", async (path) => {
-    const response = await head(path);
+  it.each(["/", "/sign-in", "/sign-up", "/docs", "/api-keys", "/no-such-page"])(
+    "%s has the page headers",
+    async (path) => {
+      const response = await head(path);
 
-    expect([200, 307, 404]).toContain(response.status);
-    const csp = directives(response.headers.get("content-security-policy"));
-    expect(csp["default-src"]).toEqual(["'self'"]);
-    expect(csp["script-src"]).toEqual(["'self'", "'unsafe-inline'"]);
-    expect(csp["style-src"]).toEqual(["'self'", "'unsafe-inline'"]);
-    expect(csp["img-src"]).toEqual(["'self'", "data:", "blob:"]);
-    expect(csp["connect-src"]).toEqual(["'self'"]);
-    expect(csp["object-src"]).toEqual(["'none'"]);
-    expect(csp["base-uri"]).toEqual(["'self'"]);
-    expect(csp["form-action"]).toEqual(["'self'"]);
-    expect(csp["frame-ancestors"]).toEqual(["'none'"]);
-    // Production: nothing of the dev server's allowances.
-    expect(response.headers.get("content-security-policy")).not.toMatch(/unsafe-eval|ws:/);
-    expect(response.headers.get("x-frame-options")).toBe("DENY");
-    expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
-    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(response.headers.get("permissions-policy")).toMatch(/camera=\(\)/);
-    expect(response.headers.get("cross-origin-opener-policy")).toBe("same-origin");
-  });
+      expect([200, 307, 404]).toContain(response.status);
+      const csp = directives(response.headers.get("content-security-policy"));
+      expect(csp["default-src"]).toEqual(["'self'"]);
+      expect(csp["script-src"]).toEqual(["'self'", "'unsafe-inline'"]);
+      expect(csp["style-src"]).toEqual(["'self'", "'unsafe-inline'"]);
+      expect(csp["img-src"]).toEqual(["'self'", "data:", "blob:"]);
+      expect(csp["connect-src"]).toEqual(["'self'"]);
+      expect(csp["object-src"]).toEqual(["'none'"]);
+      expect(csp["base-uri"]).toEqual(["'self'"]);
+      expect(csp["form-action"]).toEqual(["'self'"]);
+      expect(csp["frame-ancestors"]).toEqual(["'none'"]);
+      // Production: nothing of the dev server's allowances.
+      expect(response.headers.get("content-security-policy")).not.toMatch(/unsafe-eval|ws:/);
+      expect(response.headers.get("x-frame-options")).toBe("DENY");
+      expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("permissions-policy")).toMatch(/camera=\(\)/);
+      expect(response.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+    },
+  );
 
   it("the dashboard without a session redirects to sign-in, with the headers on the redirect too", async () => {
     const response = await head("/");
@@ -79,7 +82,10 @@ describe("API answers", () => {
     expect(response.status).toBe(status);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(directives(response.headers.get("content-security-policy"))).toEqual({ "default-src": ["'none'"], "frame-ancestors": ["'none'"] });
+    expect(directives(response.headers.get("content-security-policy"))).toEqual({
+      "default-src": ["'none'"],
+      "frame-ancestors": ["'none'"],
+    });
     expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
   });
 });

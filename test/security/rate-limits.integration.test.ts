@@ -81,11 +81,15 @@ describe("per API key on /v1", () => {
     const [key, other] = await Promise.all([newKey("busy"), newKey("quiet")]);
     await freshWindow();
 
-    for (let index = 0; index < LIMIT; index++) expect((await get(first, "/v1/workspace", bearer(key))).status).toBe(200);
+    for (let index = 0; index < LIMIT; index++)
+      expect((await get(first, "/v1/workspace", bearer(key))).status).toBe(200);
     const refused = await get(first, "/v1/workspace", bearer(key));
 
     expect(refused.status).toBe(429);
-    expect(errorOf(refused.json)).toEqual({ code: "rate_limited", message: expect.stringMatching(/Too many requests for this API key.*Retry after \d+ s\./) });
+    expect(errorOf(refused.json)).toEqual({
+      code: "rate_limited",
+      message: expect.stringMatching(/Too many requests for this API key.*Retry after \d+ s\./),
+    });
     const retryAfter = expectRetryAfter(refused.headers);
     // Another key of the same workspace has its own allowance.
     expect((await get(first, "/v1/workspace", bearer(other))).status).toBe(200);
@@ -99,7 +103,8 @@ describe("per API key on /v1", () => {
     await freshWindow();
 
     const statuses: number[] = [];
-    for (let index = 0; index < LIMIT; index++) statuses.push((await get(first, "/v1/data/media/video/details?video_id=dQw4w9WgXcQ", bearer(key))).status);
+    for (let index = 0; index < LIMIT; index++)
+      statuses.push((await get(first, "/v1/data/media/video/details?video_id=dQw4w9WgXcQ", bearer(key))).status);
     const refused = await get(first, "/v1/data/media/video/details?video_id=dQw4w9WgXcQ", bearer(key));
 
     // Under the limit: YouTube unreachable (502) or no balance (402), never 429.
@@ -116,11 +121,15 @@ describe("per API key on /v1", () => {
     expect(cookies).not.toBeNull();
     await freshWindow();
 
-    for (let index = 0; index < LIMIT; index++) expect((await get(first, "/v1/workspaces", dashboardHeaders(cookies!))).status).toBe(200);
+    for (let index = 0; index < LIMIT; index++)
+      expect((await get(first, "/v1/workspaces", dashboardHeaders(cookies!))).status).toBe(200);
     const refused = await get(first, "/v1/workspaces", dashboardHeaders(cookies!));
 
     expect(refused.status).toBe(429);
-    expect(errorOf(refused.json)).toMatchObject({ code: "rate_limited", message: expect.stringMatching(/for this user/) });
+    expect(errorOf(refused.json)).toMatchObject({
+      code: "rate_limited",
+      message: expect.stringMatching(/for this user/),
+    });
     expectRetryAfter(refused.headers);
   });
 
@@ -131,7 +140,10 @@ describe("per API key on /v1", () => {
     // Twice the limit, alternating between the instances, two at a time.
     const statuses: number[] = [];
     for (let index = 0; index < LIMIT; index++) {
-      const pair = await Promise.all([get(first, "/v1/workspace", bearer(key)), get(second, "/v1/workspace", bearer(key))]);
+      const pair = await Promise.all([
+        get(first, "/v1/workspace", bearer(key)),
+        get(second, "/v1/workspace", bearer(key)),
+      ]);
       statuses.push(...pair.map((answer) => answer.status));
     }
     const admitted = statuses.filter((status) => status === 200).length;
@@ -159,7 +171,10 @@ describe("per webhook endpoint on ingest", () => {
     const refused = await ingest(first, busy.id, LIMIT);
 
     expect(refused.status).toBe(429);
-    expect(errorOf(refused.json)).toMatchObject({ code: "rate_limited", message: expect.stringMatching(/for this webhook endpoint/) });
+    expect(errorOf(refused.json)).toMatchObject({
+      code: "rate_limited",
+      message: expect.stringMatching(/for this webhook endpoint/),
+    });
     expectRetryAfter(refused.headers);
     expect(await db().webhookDelivery.count({ where: { webhookEndpointId: busy.id } })).toBe(LIMIT);
     expect((await ingest(first, quiet.id, 0)).status).toBe(200);

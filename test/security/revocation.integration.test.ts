@@ -1,7 +1,12 @@
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { isSessionRevoked, pruneRevokedSessions, revokeSession, SESSION_MAX_AGE_SECONDS } from "@/lib/auth/session-revocation";
+import {
+  isSessionRevoked,
+  pruneRevokedSessions,
+  revokeSession,
+  SESSION_MAX_AGE_SECONDS,
+} from "@/lib/auth/session-revocation";
 import { createAccount } from "@/lib/auth/users";
 import { db } from "@/lib/db/client";
 import { startApp, type RunningApp } from "@/test/app-server";
@@ -53,7 +58,11 @@ async function call(app: RunningApp, method: string, path: string, headers: Reco
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 async function ingest(app: RunningApp, endpointId: string): Promise<string> {
-  const response = await fetch(`${app.baseUrl}/webhooks/ingest/${endpointId}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  const response = await fetch(`${app.baseUrl}/webhooks/ingest/${endpointId}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as { deliveryId: string }).deliveryId;
 }
@@ -61,7 +70,10 @@ async function ingest(app: RunningApp, endpointId: string): Promise<string> {
 /** An open event stream: `until(text)` reads until the text arrives; `ended(ms)` tells whether the server closed it. */
 async function openEvents(app: RunningApp, headers: Record<string, string>) {
   const controller = new AbortController();
-  const response = await fetch(`${app.baseUrl}/v1/webhook-endpoints/deliveries/events`, { headers, signal: controller.signal });
+  const response = await fetch(`${app.baseUrl}/v1/webhook-endpoints/deliveries/events`, {
+    headers,
+    signal: controller.signal,
+  });
   expect(response.status).toBe(200);
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
@@ -72,7 +84,10 @@ async function openEvents(app: RunningApp, headers: Record<string, string>) {
     const deadline = Date.now() + ms;
     while (!done && !stop() && Date.now() < deadline) {
       pending ??= reader.read();
-      const chunk = await Promise.race([pending, new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, deadline - Date.now())))]);
+      const chunk = await Promise.race([
+        pending,
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()))),
+      ]);
       if (chunk === null) break;
       pending = null;
       if (chunk.done) done = true;
@@ -97,7 +112,11 @@ async function openEvents(app: RunningApp, headers: Record<string, string>) {
 }
 
 /** Waits until the stream delivers events: ingests until one of them is announced. */
-async function waitUntilSubscribed(stream: Awaited<ReturnType<typeof openEvents>>, app: RunningApp, endpointId: string) {
+async function waitUntilSubscribed(
+  stream: Awaited<ReturnType<typeof openEvents>>,
+  app: RunningApp,
+  endpointId: string,
+) {
   for (let attempt = 0; attempt < 10; attempt += 1) {
     if (await stream.until(await ingest(app, endpointId), 2_000)) return;
   }
@@ -110,7 +129,10 @@ describe("revoked API keys", () => {
     const cookies = (await signIn(first.baseUrl, user.email, PASSWORD))!;
     const session = dashboardHeaders(cookies);
     for (let round = 0; round < 3; round += 1) {
-      const created = await call(first, "POST", "/v1/api-keys", session, { name: `round ${round}`, mode: round % 2 ? "test" : "live" });
+      const created = await call(first, "POST", "/v1/api-keys", session, {
+        name: `round ${round}`,
+        mode: round % 2 ? "test" : "live",
+      });
       expect(created.status).toBe(201);
       const { key, apiKey } = (created.json as { data: { key: string; apiKey: { id: string } } }).data;
       // Both instances have just accepted the key (anything they might cache, they have).
@@ -168,7 +190,12 @@ describe("signed-out dashboard sessions", () => {
     }
     // next-auth re-issues the cookie (a new JWT, a new `jti`) whenever the session is read through its endpoint.
     const refreshedResponse = await fetch(`${second.baseUrl}/api/auth/session`, { headers: { cookie: copied } });
-    const refreshed = sessionCookieOf(mergeCookies("", refreshedResponse.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!)))!;
+    const refreshed = sessionCookieOf(
+      mergeCookies(
+        "",
+        refreshedResponse.headers.getSetCookie().map((cookie) => cookie.split(";")[0]!),
+      ),
+    )!;
     expect(refreshed).toMatch(new RegExp(`^${SESSION_COOKIE}=.+`));
     expect(refreshed).not.toBe(copied);
 
@@ -180,7 +207,10 @@ describe("signed-out dashboard sessions", () => {
       for (const cookie of [copied, refreshed]) {
         const api = await get(app, "/v1/workspace", dashboardHeaders(cookie));
         expect(api.status, api.text).toBe(401);
-        expect((await call(app, "POST", "/v1/api-keys", dashboardHeaders(cookie), { name: "after sign-out", mode: "live" })).status).toBe(401);
+        expect(
+          (await call(app, "POST", "/v1/api-keys", dashboardHeaders(cookie), { name: "after sign-out", mode: "live" }))
+            .status,
+        ).toBe(401);
         const page = await get(app, "/", { cookie });
         expect(page.status).toBe(307);
         expect(page.headers.get("location")).toMatch(/\/sign-in/);
@@ -248,7 +278,9 @@ describe("the revocation list", () => {
     // Revoking twice keeps one row.
     await revokeSession({ sessionId: "fresh-one" });
     expect(await db().revokedSession.count({ where: { sessionId: "fresh-one" } })).toBe(1);
-    expect(await pruneRevokedSessions(new Date(Date.now() + (SESSION_MAX_AGE_SECONDS + 3600) * 1000))).toBeGreaterThanOrEqual(1);
+    expect(
+      await pruneRevokedSessions(new Date(Date.now() + (SESSION_MAX_AGE_SECONDS + 3600) * 1000)),
+    ).toBeGreaterThanOrEqual(1);
     expect(await isSessionRevoked("fresh-one")).toBe(false);
   });
 });

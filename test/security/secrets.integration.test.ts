@@ -38,7 +38,13 @@ afterAll(async () => {
 
 const PASSWORD = "correct horse battery staple";
 
-async function call(method: string, path: string, headers: Record<string, string>, body?: unknown, contentType = "application/json") {
+async function call(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  contentType = "application/json",
+) {
   return readResponse(
     await fetch(`${app.baseUrl}${path}`, {
       method,
@@ -71,14 +77,20 @@ describe("API keys", () => {
     keys.push({ key: revoked.key, id: revoked.apiKey.id, how: "revoked" });
     cookies = (await signIn(app.baseUrl, email, PASSWORD))!;
     expect(cookies).not.toBeNull();
-    const viaApi = await call("POST", "/v1/api-keys", dashboardHeaders(cookies), { name: "from the dashboard", mode: "live" });
+    const viaApi = await call("POST", "/v1/api-keys", dashboardHeaders(cookies), {
+      name: "from the dashboard",
+      mode: "live",
+    });
     expect(viaApi.status).toBe(201);
     const { key, apiKey } = (viaApi.json as { data: { key: string; apiKey: { id: string } } }).data;
     keys.push({ key, id: apiKey.id, how: "created over the API" });
   });
 
   it("are stored as a SHA-256 hash and a short display prefix, and nowhere else in any table", async () => {
-    const rows = await db().$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM api_keys WHERE workspace_id = $1`, workspaceId);
+    const rows = await db().$queryRawUnsafe<Record<string, unknown>[]>(
+      `SELECT * FROM api_keys WHERE workspace_id = $1`,
+      workspaceId,
+    );
     expect(rows).toHaveLength(keys.length);
     for (const { key, id, how } of keys) {
       const row = rows.find((candidate) => candidate.id === id)!;
@@ -128,7 +140,12 @@ describe("API keys", () => {
   });
 
   it("never reach the app's output: valid, unknown, revoked, in errors, ingest and sign-in", async () => {
-    const [live, test, revoked, fromApi] = keys as [(typeof keys)[number], (typeof keys)[number], (typeof keys)[number], (typeof keys)[number]];
+    const [live, test, revoked, fromApi] = keys as [
+      (typeof keys)[number],
+      (typeof keys)[number],
+      (typeof keys)[number],
+      (typeof keys)[number],
+    ];
     const unknown = `sbx_live_${randomBytes(30).toString("base64url").replace(/[-_]/g, "x").slice(0, 40)}`;
     const requests: [string, string, Record<string, string>, unknown?, string?][] = [
       ["GET", "/v1/workspace", bearer(live.key)],
@@ -142,17 +159,28 @@ describe("API keys", () => {
       ["GET", "/v1/no-such-route", bearer(live.key)],
       ["POST", "/v1/api-keys", bearer(live.key), { name: live.key, mode: "bogus" }],
       ["POST", "/v1/api-keys", bearer(live.key), "{not json", "application/json"],
-      ["POST", "/v1/webhook-endpoints", bearer(live.key), { name: "x", signing: { scheme: "stripe", secret: live.key } }],
+      [
+        "POST",
+        "/v1/webhook-endpoints",
+        bearer(live.key),
+        { name: "x", signing: { scheme: "stripe", secret: live.key } },
+      ],
       ["POST", "/v1/data/svc/companies/domain-emails", bearer(live.key), { domain: "example.com" }],
       ["POST", "/v1/data/svc/companies/domain-emails", bearer(test.key), { domain: "example.com" }],
       ["POST", "/v1/data/svc/companies/domain-emails", bearer(test.key), { domain: "not a domain", extra: live.key }],
-      ["POST", "/v1/data/svc/companies/intelligence", bearer(revoked.key), { domain: "example.com", signal: "funding" }],
+      [
+        "POST",
+        "/v1/data/svc/companies/intelligence",
+        bearer(revoked.key),
+        { domain: "example.com", signal: "funding" },
+      ],
       ["GET", "/v1/data/media/video/details?video_id=dQw4w9WgXcQ", bearer(test.key)],
       ["GET", "/v1/data/media/video/details?video_id=dQw4w9WgXcQ", bearer(unknown)],
       ["GET", "/v1/webhook-endpoints/deliveries/events", bearer(revoked.key)],
     ];
     const statuses: number[] = [];
-    for (const [method, path, headers, body, contentType] of requests) statuses.push((await call(method, path, headers, body, contentType)).status);
+    for (const [method, path, headers, body, contentType] of requests)
+      statuses.push((await call(method, path, headers, body, contentType)).status);
     // The error paths were taken: 401s, 400s, 402, 404, 502 among them.
     expect([...new Set(statuses)]).toEqual(expect.arrayContaining([200, 400, 401, 402, 404, 502]));
 
@@ -160,10 +188,22 @@ describe("API keys", () => {
     const endpoint = await call("POST", "/v1/webhook-endpoints", bearer(live.key), { name: "hooks" });
     const hookId = (endpoint.json as { data: { id: string } }).data.id;
     for (const contentType of ["application/json", "text/plain"]) {
-      const response = await fetch(`${app.baseUrl}/webhooks/ingest/${hookId}`, { method: "POST", headers: { "content-type": contentType }, body: `{"k":"${test.key}"` });
+      const response = await fetch(`${app.baseUrl}/webhooks/ingest/${hookId}`, {
+        method: "POST",
+        headers: { "content-type": contentType },
+        body: `{"k":"${test.key}"`,
+      });
       expect(response.status).toBe(200);
     }
-    expect((await fetch(`${app.baseUrl}/webhooks/ingest/we_unknown`, { method: "POST", headers: bearer(live.key), body: "{}" })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${app.baseUrl}/webhooks/ingest/we_unknown`, {
+          method: "POST",
+          headers: bearer(live.key),
+          body: "{}",
+        })
+      ).status,
+    ).toBe(404);
 
     // Dashboard sign-in, a failed one, and sign-out.
     const email = `logs-${randomBytes(3).toString("hex")}@example.com`;

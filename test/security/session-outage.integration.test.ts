@@ -30,7 +30,8 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const workspace = () => fetch(`${app.baseUrl}/v1/workspace`, { headers: dashboardHeaders(cookies), signal: AbortSignal.timeout(15_000) });
+const workspace = () =>
+  fetch(`${app.baseUrl}/v1/workspace`, { headers: dashboardHeaders(cookies), signal: AbortSignal.timeout(15_000) });
 
 describe("a dashboard session while the database is away", () => {
   it("works before", async () => {

@@ -14,7 +14,12 @@ function cookiePairs(response: Response): string[] {
 
 /** Replaces cookies of the same name in a `Cookie` header; an empty value removes the cookie. */
 export function mergeCookies(cookies: string, pairs: string[]): string {
-  const jar = new Map(cookies.split("; ").filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf("=")), pair] as const));
+  const jar = new Map(
+    cookies
+      .split("; ")
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair] as const),
+  );
   for (const pair of pairs) {
     const name = pair.slice(0, pair.indexOf("="));
     if (pair.slice(name.length + 1) === "") jar.delete(name);

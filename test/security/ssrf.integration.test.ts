@@ -44,7 +44,9 @@ afterAll(async () => {
 });
 
 function videoDetails(app: RunningApp) {
-  return fetch(`${app.baseUrl}/v1/data/media/video/details?video_id=${FAKE_VIDEOS.normal}`, { headers: { authorization: `Bearer ${key}` } }).then(readResponse);
+  return fetch(`${app.baseUrl}/v1/data/media/video/details?video_id=${FAKE_VIDEOS.normal}`, {
+    headers: { authorization: `Bearer ${key}` },
+  }).then(readResponse);
 }
 
 function domainEmails(app: RunningApp) {

@@ -42,7 +42,8 @@ const REFUSED_REASONS = ["blocked_address", "blocked_url"];
 
 /** Addresses the process asked node:http(s) to connect to, in order. */
 const attempts: string[] = [];
-const recordAttempt = (message: unknown) => attempts.push(String((message as { request: { host?: string } }).request.host));
+const recordAttempt = (message: unknown) =>
+  attempts.push(String((message as { request: { host?: string } }).request.host));
 
 interface Recorder {
   requests: string[];
@@ -51,7 +52,12 @@ interface Recorder {
 }
 
 /** A server that logs every request and answers with `handle` (default: a secret an attacker would want). */
-async function listen(host: string, port: number, requests: string[], handle?: (url: string, response: ServerResponse) => void): Promise<Server> {
+async function listen(
+  host: string,
+  port: number,
+  requests: string[],
+  handle?: (url: string, response: ServerResponse) => void,
+): Promise<Server> {
   const server = createServer((request, response) => {
     requests.push(`${request.headers.host ?? ""}${request.url ?? ""}`);
     if (handle) handle(request.url ?? "/", response);
@@ -100,7 +106,8 @@ function tableResolver(table: Record<string, string[] | ((lookup: number) => str
   const lookups: { name: string; answer: string[] }[] = [];
   const resolve: HostResolver = async (name) => {
     const entry = table[name];
-    const answer = typeof entry === "function" ? entry(lookups.filter((lookup) => lookup.name === name).length) : (entry ?? []);
+    const answer =
+      typeof entry === "function" ? entry(lookups.filter((lookup) => lookup.name === name).length) : (entry ?? []);
     lookups.push({ name, answer });
     return answer;
   };
@@ -212,16 +219,19 @@ const CONFIGURED_SITES: readonly ConfiguredSite[] = [
   {
     name: "YouTube (YOUTUBE_BASE_URL)",
     followsRedirects: false,
-    run: (base, http) => fetchVideoDetails(FAKE_VIDEOS.normal, { http, baseUrl: base }).then(() => true, noDataOn(VideoError)),
+    run: (base, http) =>
+      fetchVideoDetails(FAKE_VIDEOS.normal, { http, baseUrl: base }).then(() => true, noDataOn(VideoError)),
   },
   {
     name: "vendor request (every adapter's way out)",
     followsRedirects: false,
     run: (base, http) =>
-      requestVendorJson({ http, url: `${base.replace(/\/$/, "")}/v1/lookup`, headers: { "x-api-key": "sk_test" }, signal: signal() }).then(
-        (answer) => answer.found,
-        noDataOn(VendorError),
-      ),
+      requestVendorJson({
+        http,
+        url: `${base.replace(/\/$/, "")}/v1/lookup`,
+        headers: { "x-api-key": "sk_test" },
+        signal: signal(),
+      }).then((answer) => answer.found, noDataOn(VendorError)),
   },
   {
     name: "email finder adapter (HUNTER_API_URL)",
@@ -348,7 +358,13 @@ describe.each(CONFIGURED_SITES)("$name: a configured base URL that is not public
 // ------------------------------------------------------------------------------------------------ redirects
 
 describe.each(CONFIGURED_SITES)("$name: redirects", (site) => {
-  const targets: [string, string][] = [...BLOCKED_URLS, ...BLOCKED_ANSWERS.map(([name, address]): [string, string] => [`a name resolving to ${address} (${name})`, `http://internal.vendor.example:PORT/?${address}`])];
+  const targets: [string, string][] = [
+    ...BLOCKED_URLS,
+    ...BLOCKED_ANSWERS.map(([name, address]): [string, string] => [
+      `a name resolving to ${address} (${name})`,
+      `http://internal.vendor.example:PORT/?${address}`,
+    ]),
+  ];
 
   it.each(targets)("never reaches %s through a redirect", async (_name, pattern) => {
     const location = withPort(pattern);
@@ -365,7 +381,8 @@ describe.each(CONFIGURED_SITES)("$name: redirects", (site) => {
       expect(redirector.requests.length).toBeGreaterThan(0);
       // Only the redirector was connected to: one attempt per request it logged.
       expect(attempts).toHaveLength(redirector.requests.length);
-      if (site.followsRedirects) expect(refusals).toEqual(expect.arrayContaining([expect.stringMatching(/^blocked_(address|url)$/)]));
+      if (site.followsRedirects)
+        expect(refusals).toEqual(expect.arrayContaining([expect.stringMatching(/^blocked_(address|url)$/)]));
     } finally {
       await redirector.close();
     }
@@ -376,7 +393,9 @@ describe.each(CONFIGURED_SITES)("$name: redirects", (site) => {
 
 describe("website crawler (domains from API callers)", () => {
   it.each(BLOCKED_URLS)("reads nothing from %s given as the company domain", async (_name, pattern) => {
-    const host = portless(pattern).replace(/^http:\/\//, "").replace(/\/.*$/, "");
+    const host = portless(pattern)
+      .replace(/^http:\/\//, "")
+      .replace(/\/.*$/, "");
     const { http } = watched(client(tableResolver({}).resolve, { httpPort: internal.port }));
 
     // The API only takes public host names (lib/contracts/enrichment.ts); the crawler is a second line. Some literals
@@ -404,7 +423,10 @@ describe("website crawler (domains from API callers)", () => {
   const redirectTargets: [string, string][] = [
     ...BLOCKED_URLS,
     // Same registrable domain, so the crawler itself would follow: only the client stands in the way.
-    ...BLOCKED_ANSWERS.map(([name, address]): [string, string] => [`internal.site.example resolving to ${address} (${name})`, `http://internal.site.example:PORT/?${address}`]),
+    ...BLOCKED_ANSWERS.map(([name, address]): [string, string] => [
+      `internal.site.example resolving to ${address} (${name})`,
+      `http://internal.site.example:PORT/?${address}`,
+    ]),
   ];
 
   it.each(redirectTargets)("follows the home page's redirect to %s no further", async (_name, pattern) => {
@@ -412,7 +434,11 @@ describe("website crawler (domains from API callers)", () => {
     const site = await startRedirector(() => location);
     try {
       const answer = new URL(location).search.slice(1) || "10.0.0.1";
-      const resolver = tableResolver({ "site.example": ["127.0.0.1"], "www.site.example": ["127.0.0.1"], "internal.site.example": [answer] });
+      const resolver = tableResolver({
+        "site.example": ["127.0.0.1"],
+        "www.site.example": ["127.0.0.1"],
+        "internal.site.example": [answer],
+      });
       const { http } = watched(client(resolver.resolve, { loopbackPorts: [site.port], httpPort: site.port }));
 
       const crawl = await crawlCompanySite("site.example", { http });
@@ -521,7 +547,12 @@ describe("DNS rebinding at each call site: allowed on the first lookup, metadata
   let sites: CompanySites;
 
   beforeAll(async () => {
-    [youtube, hunter, sec, sites] = await Promise.all([startFakeYouTube(), startFakeHunter(), startFakeSecEdgar(), startCompanySites()]);
+    [youtube, hunter, sec, sites] = await Promise.all([
+      startFakeYouTube(),
+      startFakeHunter(),
+      startFakeSecEdgar(),
+      startCompanySites(),
+    ]);
   });
 
   afterAll(async () => {
@@ -568,11 +599,19 @@ describe("DNS rebinding at each call site: allowed on the first lookup, metadata
   it("vendor adapter: the first call is answered, the next is refused without a retry", async () => {
     const resolver = rebinding(["api.hunter.example"]);
     const http = client(resolver.resolve, { loopbackPorts: [Number(new URL(hunter.baseUrl).port)] });
-    const provider = createHunterDomainEmailsProvider({ apiKey: hunter.apiKey, baseUrl: onHost(hunter.baseUrl, "api.hunter.example"), http });
+    const provider = createHunterDomainEmailsProvider({
+      apiKey: hunter.apiKey,
+      baseUrl: onHost(hunter.baseUrl, "api.hunter.example"),
+      http,
+    });
     const before = hunter.requests.length;
 
-    expect(hasFields(await provider.enrich({ domain: FAKE_HUNTER_COMPANIES[0]!.domain, wanted: 5 }, { signal: signal() }))).toBe(true);
-    const error = await provider.enrich({ domain: FAKE_HUNTER_COMPANIES[0]!.domain, wanted: 5 }, { signal: signal() }).catch((caught: unknown) => caught);
+    expect(
+      hasFields(await provider.enrich({ domain: FAKE_HUNTER_COMPANIES[0]!.domain, wanted: 5 }, { signal: signal() })),
+    ).toBe(true);
+    const error = await provider
+      .enrich({ domain: FAKE_HUNTER_COMPANIES[0]!.domain, wanted: 5 }, { signal: signal() })
+      .catch((caught: unknown) => caught);
 
     expect((error as VendorError).reason).toBe("refused");
     expect(hunter.requests.length - before).toBe(1);
@@ -638,7 +677,8 @@ describe("the outbound client is the only way out", () => {
     for (const file of serverSources(path.join(root, "lib"))) {
       const relative = path.relative(root, file).split(path.sep).join("/");
       const source = readFileSync(file, "utf8");
-      if (/(^|[^.\w])fetch\s*\(|globalThis\.fetch|\bundici\b|\baxios\b|node-fetch/.test(source)) offenders.push(`${relative}: fetch`);
+      if (/(^|[^.\w])fetch\s*\(|globalThis\.fetch|\bundici\b|\baxios\b|node-fetch/.test(source))
+        offenders.push(`${relative}: fetch`);
       // Type-only imports open nothing.
       const sockets = /^import\s+(?!type\b)[^;]*from\s+"node:(http|https|net|tls|http2|dgram)"/m.test(source);
       if (sockets && !(relative in SOCKET_USERS)) offenders.push(`${relative}: sockets`);

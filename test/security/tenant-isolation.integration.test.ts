@@ -111,8 +111,18 @@ function secretPart(key: string): string {
 
 async function buildWorkspaceA(): Promise<WorkspaceA> {
   const email = `alice-${tag}@example.com`;
-  const account = await createAccount({ email, password: PASSWORD, name: `Alice ${tag}`, workspaceName: `Alpha ${tag}` });
-  const live = await createApiKey({ workspaceId: account.workspaceId, name: `a-live-${tag}`, mode: "live", createdByUserId: account.userId });
+  const account = await createAccount({
+    email,
+    password: PASSWORD,
+    name: `Alice ${tag}`,
+    workspaceName: `Alpha ${tag}`,
+  });
+  const live = await createApiKey({
+    workspaceId: account.workspaceId,
+    name: `a-live-${tag}`,
+    mode: "live",
+    createdByUserId: account.userId,
+  });
   const test = await createApiKey({ workspaceId: account.workspaceId, name: `a-test-${tag}`, mode: "test" });
   const revoked = await createApiKey({ workspaceId: account.workspaceId, name: `a-revoked-${tag}`, mode: "live" });
   await revokeApiKey({ workspaceId: account.workspaceId, apiKeyId: revoked.apiKey.id });
@@ -120,11 +130,21 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
 
   type Endpoint = { data: { id: string } };
   const first = await okJson<Endpoint>(
-    send("POST", "/v1/webhook-endpoints", auth, { name: `a-endpoint-1-${tag}`, description: `a-description-${tag}`, signing: { scheme: "github", secret: SIGNING_SECRET } }),
+    send("POST", "/v1/webhook-endpoints", auth, {
+      name: `a-endpoint-1-${tag}`,
+      description: `a-description-${tag}`,
+      signing: { scheme: "github", secret: SIGNING_SECRET },
+    }),
     201,
   );
-  const second = await okJson<Endpoint>(send("POST", "/v1/webhook-endpoints", auth, { name: `a-endpoint-2-${tag}` }), 201);
-  const disabled = await okJson<Endpoint>(send("POST", "/v1/webhook-endpoints", auth, { name: `a-endpoint-off-${tag}` }), 201);
+  const second = await okJson<Endpoint>(
+    send("POST", "/v1/webhook-endpoints", auth, { name: `a-endpoint-2-${tag}` }),
+    201,
+  );
+  const disabled = await okJson<Endpoint>(
+    send("POST", "/v1/webhook-endpoints", auth, { name: `a-endpoint-off-${tag}` }),
+    201,
+  );
   await okJson(send("PATCH", `/v1/webhook-endpoints/${disabled.data.id}`, auth, { enabled: false }));
 
   const deliveryIds: string[] = [];
@@ -139,12 +159,22 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
   const testAuth = withKey(test.key);
   type Paged = { data: { nextCursor: string | null } };
   await okJson(send("POST", "/v1/data/svc/companies/domain-emails", testAuth, { domain: "alpha.example" }));
-  await okJson(send("POST", "/v1/data/svc/companies/intelligence", testAuth, { domain: "alpha.example", signal: "funding" }));
+  await okJson(
+    send("POST", "/v1/data/svc/companies/intelligence", testAuth, { domain: "alpha.example", signal: "funding" }),
+  );
   await okJson(send("POST", "/v1/data/svc/companies/enrich", testAuth, { domain: "alpha.example" }));
-  await okJson(send("POST", "/v1/data/svc/people/email", testAuth, { fullName: "Ada Lovelace", domain: "alpha.example" }));
-  const companySearch = await okJson<Paged>(send("POST", "/v1/data/svc/companies/search", testAuth, { query: "Acme Analytics", limit: 1 }));
-  const companyDiscover = await okJson<Paged>(send("POST", "/v1/data/svc/companies/discover", testAuth, { domain: "stripe.com", limit: 1 }));
-  const peopleSearch = await okJson<Paged>(send("POST", "/v1/data/svc/people/search", testAuth, { domain: "alpha.example", limit: 1 }));
+  await okJson(
+    send("POST", "/v1/data/svc/people/email", testAuth, { fullName: "Ada Lovelace", domain: "alpha.example" }),
+  );
+  const companySearch = await okJson<Paged>(
+    send("POST", "/v1/data/svc/companies/search", testAuth, { query: "Acme Analytics", limit: 1 }),
+  );
+  const companyDiscover = await okJson<Paged>(
+    send("POST", "/v1/data/svc/companies/discover", testAuth, { domain: "stripe.com", limit: 1 }),
+  );
+  const peopleSearch = await okJson<Paged>(
+    send("POST", "/v1/data/svc/people/search", testAuth, { domain: "alpha.example", limit: 1 }),
+  );
   const endpointsPage = await okJson<Paged>(send("GET", "/v1/webhook-endpoints?limit=1", auth));
   const deliveriesPage = await okJson<Paged>(send("GET", "/v1/webhook-endpoints/deliveries?limit=1", auth));
   const cursors = {
@@ -154,11 +184,15 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
     companyDiscover: companyDiscover.data.nextCursor!,
     peopleSearch: peopleSearch.data.nextCursor!,
   };
-  for (const [name, cursor] of Object.entries(cursors)) expect(cursor, `A's ${name} cursor`).toEqual(expect.any(String));
+  for (const [name, cursor] of Object.entries(cursors))
+    expect(cursor, `A's ${name} cursor`).toEqual(expect.any(String));
 
   const ledger = await db().ledgerEntry.findMany({ where: { workspaceId: account.workspaceId }, select: { id: true } });
   expect(ledger.length).toBeGreaterThanOrEqual(7);
-  const keyRows = await db().apiKey.findMany({ where: { workspaceId: account.workspaceId }, select: { hashedKey: true } });
+  const keyRows = await db().apiKey.findMany({
+    where: { workspaceId: account.workspaceId },
+    select: { hashedKey: true },
+  });
 
   const markers = new Set<string>([
     account.workspaceId,
@@ -202,21 +236,42 @@ async function buildWorkspaceB(): Promise<WorkspaceB> {
   // No money: B's live key is refused priced work (402) before any upstream call, so nothing leaves this machine.
   const live = await createApiKey({ workspaceId: account.workspaceId, name: "b-live", mode: "live" });
   const test = await createApiKey({ workspaceId: account.workspaceId, name: "b-test", mode: "test" });
-  const endpoint = await okJson<{ data: { id: string } }>(send("POST", "/v1/webhook-endpoints", withKey(live.key), { name: "b-endpoint" }), 201);
+  const endpoint = await okJson<{ data: { id: string } }>(
+    send("POST", "/v1/webhook-endpoints", withKey(live.key), { name: "b-endpoint" }),
+    201,
+  );
   await ingest(endpoint.data.id, { mine: "b" });
   const cookies = await signIn(app.baseUrl, email, PASSWORD);
   expect(cookies, "B signs in").not.toBeNull();
-  return { workspaceId: account.workspaceId, liveKey: live.key, testKey: test.key, endpointId: endpoint.data.id, cookies: cookies! };
+  return {
+    workspaceId: account.workspaceId,
+    liveKey: live.key,
+    testKey: test.key,
+    endpointId: endpoint.data.id,
+    cookies: cookies!,
+  };
 }
 
 /** A's rows as they stand, to prove that nothing B did changed them. */
 async function snapshotA() {
   const workspaceId = a.workspaceId;
   return {
-    endpoints: await db().webhookEndpoint.findMany({ where: { workspaceId }, orderBy: { id: "asc" }, select: { id: true, name: true, description: true, enabled: true, updatedAt: true } }),
+    endpoints: await db().webhookEndpoint.findMany({
+      where: { workspaceId },
+      orderBy: { id: "asc" },
+      select: { id: true, name: true, description: true, enabled: true, updatedAt: true },
+    }),
     // The deliveries A had before (the event-stream probe adds some of A's own while B listens).
-    deliveries: await db().webhookDelivery.findMany({ where: { workspaceId, id: { in: a.deliveryIds } }, orderBy: { id: "asc" }, select: { id: true, acknowledgedAt: true } }),
-    apiKeys: await db().apiKey.findMany({ where: { workspaceId }, orderBy: { id: "asc" }, select: { id: true, revokedAt: true } }),
+    deliveries: await db().webhookDelivery.findMany({
+      where: { workspaceId, id: { in: a.deliveryIds } },
+      orderBy: { id: "asc" },
+      select: { id: true, acknowledgedAt: true },
+    }),
+    apiKeys: await db().apiKey.findMany({
+      where: { workspaceId },
+      orderBy: { id: "asc" },
+      select: { id: true, revokedAt: true },
+    }),
     members: await db().workspaceMember.count({ where: { workspaceId } }),
   };
 }
@@ -225,7 +280,12 @@ async function snapshotA() {
 // The matrix
 
 type PrincipalName = "B live key" | "B test key" | "B session" | "B session naming A's workspace";
-const PRINCIPALS: readonly PrincipalName[] = ["B live key", "B test key", "B session", "B session naming A's workspace"];
+const PRINCIPALS: readonly PrincipalName[] = [
+  "B live key",
+  "B test key",
+  "B session",
+  "B session naming A's workspace",
+];
 
 function principalHeaders(principal: PrincipalName): Record<string, string> {
   switch (principal) {
@@ -267,7 +327,10 @@ function expectNotFound(answer: Answer): void {
 function expectValidationOf(path: string) {
   return (answer: Answer) => {
     expect(answer.status, answer.text).toBe(400);
-    expect(answer.json).toMatchObject({ success: false, error: { code: "validation_error", details: [expect.objectContaining({ path })] } });
+    expect(answer.json).toMatchObject({
+      success: false,
+      error: { code: "validation_error", details: [expect.objectContaining({ path })] },
+    });
   };
 }
 
@@ -301,7 +364,10 @@ const MATRIX: Record<string, MatrixEntry> = {
         what: "list workspaces",
         method: "GET",
         path: "/v1/workspaces",
-        expect: (answer) => expect(dataOf<{ workspaces: { id: string }[] }>(answer).workspaces.map((workspace) => workspace.id)).toEqual([b.workspaceId]),
+        expect: (answer) =>
+          expect(dataOf<{ workspaces: { id: string }[] }>(answer).workspaces.map((workspace) => workspace.id)).toEqual([
+            b.workspaceId,
+          ]),
       },
     ],
   },
@@ -337,7 +403,12 @@ const MATRIX: Record<string, MatrixEntry> = {
   },
   revokeApiKey: {
     probes: () =>
-      [a.liveKey.id, a.testKey.id, a.revokedKey.id].map((id) => ({ what: `revoke A's key ${id}`, method: "DELETE", path: `/v1/api-keys/${id}`, expect: expectNotFound })),
+      [a.liveKey.id, a.testKey.id, a.revokedKey.id].map((id) => ({
+        what: `revoke A's key ${id}`,
+        method: "DELETE",
+        path: `/v1/api-keys/${id}`,
+        expect: expectNotFound,
+      })),
   },
   getUsage: {
     probes: () => [
@@ -347,26 +418,57 @@ const MATRIX: Record<string, MatrixEntry> = {
         path: "/v1/usage?days=365",
         expect: async (answer) => {
           const { recent } = dataOf<{ recent: { id: string }[] }>(answer);
-          const owners = await db().ledgerEntry.findMany({ where: { id: { in: recent.map((entry) => entry.id) } }, select: { workspaceId: true } });
+          const owners = await db().ledgerEntry.findMany({
+            where: { id: { in: recent.map((entry) => entry.id) } },
+            select: { workspaceId: true },
+          });
           for (const owner of owners) expect(owner.workspaceId).toBe(b.workspaceId);
         },
       },
     ],
   },
   companies_domain_emails: {
-    probes: () => [{ what: "domain emails", method: "POST", path: "/v1/data/svc/companies/domain-emails", body: { domain: "alpha.example" }, expect: expectPricedAnswer }],
+    probes: () => [
+      {
+        what: "domain emails",
+        method: "POST",
+        path: "/v1/data/svc/companies/domain-emails",
+        body: { domain: "alpha.example" },
+        expect: expectPricedAnswer,
+      },
+    ],
   },
   companies_intelligence: {
     probes: () => [
-      { what: "intelligence", method: "POST", path: "/v1/data/svc/companies/intelligence", body: { domain: "alpha.example", signal: "funding" }, expect: expectPricedAnswer },
+      {
+        what: "intelligence",
+        method: "POST",
+        path: "/v1/data/svc/companies/intelligence",
+        body: { domain: "alpha.example", signal: "funding" },
+        expect: expectPricedAnswer,
+      },
     ],
   },
   companies_enrich: {
-    probes: () => [{ what: "company enrich", method: "POST", path: "/v1/data/svc/companies/enrich", body: { domain: "alpha.example" }, expect: expectPricedAnswer }],
+    probes: () => [
+      {
+        what: "company enrich",
+        method: "POST",
+        path: "/v1/data/svc/companies/enrich",
+        body: { domain: "alpha.example" },
+        expect: expectPricedAnswer,
+      },
+    ],
   },
   companies_search: {
     probes: () => [
-      { what: "company search", method: "POST", path: "/v1/data/svc/companies/search", body: { query: "Acme Analytics", limit: 1 }, expect: expectPricedAnswer },
+      {
+        what: "company search",
+        method: "POST",
+        path: "/v1/data/svc/companies/search",
+        body: { query: "Acme Analytics", limit: 1 },
+        expect: expectPricedAnswer,
+      },
       {
         what: "company search with A's cursor",
         method: "POST",
@@ -378,7 +480,13 @@ const MATRIX: Record<string, MatrixEntry> = {
   },
   companies_discover: {
     probes: () => [
-      { what: "company discover", method: "POST", path: "/v1/data/svc/companies/discover", body: { domain: "stripe.com", limit: 1 }, expect: expectPricedAnswer },
+      {
+        what: "company discover",
+        method: "POST",
+        path: "/v1/data/svc/companies/discover",
+        body: { domain: "stripe.com", limit: 1 },
+        expect: expectPricedAnswer,
+      },
       {
         what: "company discover with A's cursor",
         method: "POST",
@@ -390,18 +498,46 @@ const MATRIX: Record<string, MatrixEntry> = {
   },
   people_email: {
     probes: () => [
-      { what: "person email", method: "POST", path: "/v1/data/svc/people/email", body: { fullName: "Ada Lovelace", domain: "alpha.example" }, expect: expectPricedAnswer },
+      {
+        what: "person email",
+        method: "POST",
+        path: "/v1/data/svc/people/email",
+        body: { fullName: "Ada Lovelace", domain: "alpha.example" },
+        expect: expectPricedAnswer,
+      },
     ],
   },
   people_enrich: {
-    probes: () => [{ what: "person enrich", method: "POST", path: "/v1/data/svc/people/enrich", body: { email: "ada@alpha.example" }, expect: expectPricedAnswer }],
+    probes: () => [
+      {
+        what: "person enrich",
+        method: "POST",
+        path: "/v1/data/svc/people/enrich",
+        body: { email: "ada@alpha.example" },
+        expect: expectPricedAnswer,
+      },
+    ],
   },
   people_mobile: {
-    probes: () => [{ what: "person mobile", method: "POST", path: "/v1/data/svc/people/mobile", body: { email: "ada@alpha.example" }, expect: expectPricedAnswer }],
+    probes: () => [
+      {
+        what: "person mobile",
+        method: "POST",
+        path: "/v1/data/svc/people/mobile",
+        body: { email: "ada@alpha.example" },
+        expect: expectPricedAnswer,
+      },
+    ],
   },
   people_search: {
     probes: () => [
-      { what: "people search", method: "POST", path: "/v1/data/svc/people/search", body: { domain: "alpha.example", limit: 1 }, expect: expectPricedAnswer },
+      {
+        what: "people search",
+        method: "POST",
+        path: "/v1/data/svc/people/search",
+        body: { domain: "alpha.example", limit: 1 },
+        expect: expectPricedAnswer,
+      },
       {
         what: "people search with A's cursor",
         method: "POST",
@@ -449,11 +585,22 @@ const MATRIX: Record<string, MatrixEntry> = {
           for (const endpoint of endpoints) expect(endpoint.workspaceId).toBe(b.workspaceId);
         },
       },
-      { what: "list endpoints with A's cursor", method: "GET", path: `/v1/webhook-endpoints?limit=1&cursor=${encodeURIComponent(a.cursors.endpoints)}`, expect: expectValidationOf("cursor") },
+      {
+        what: "list endpoints with A's cursor",
+        method: "GET",
+        path: `/v1/webhook-endpoints?limit=1&cursor=${encodeURIComponent(a.cursors.endpoints)}`,
+        expect: expectValidationOf("cursor"),
+      },
     ],
   },
   getWebhookEndpoint: {
-    probes: () => a.endpointIds.map((id) => ({ what: `get A's endpoint ${id}`, method: "GET", path: `/v1/webhook-endpoints/${id}`, expect: expectNotFound })),
+    probes: () =>
+      a.endpointIds.map((id) => ({
+        what: `get A's endpoint ${id}`,
+        method: "GET",
+        path: `/v1/webhook-endpoints/${id}`,
+        expect: expectNotFound,
+      })),
   },
   updateWebhookEndpoint: {
     probes: () =>
@@ -466,12 +613,24 @@ const MATRIX: Record<string, MatrixEntry> = {
       })),
   },
   deleteWebhookEndpoint: {
-    probes: () => a.endpointIds.map((id) => ({ what: `delete A's endpoint ${id}`, method: "DELETE", path: `/v1/webhook-endpoints/${id}`, expect: expectNotFound })),
+    probes: () =>
+      a.endpointIds.map((id) => ({
+        what: `delete A's endpoint ${id}`,
+        method: "DELETE",
+        path: `/v1/webhook-endpoints/${id}`,
+        expect: expectNotFound,
+      })),
   },
   ingestDelivery: {
     public: "Senders hold no key: the endpoint id in the URL is the secret, and credentials sent along change nothing.",
     probes: () => [
-      { what: "ingest into A's disabled endpoint", method: "POST", path: `/webhooks/ingest/${a.disabledEndpointId}`, body: { from: "b" }, expect: expectNotFound },
+      {
+        what: "ingest into A's disabled endpoint",
+        method: "POST",
+        path: `/webhooks/ingest/${a.disabledEndpointId}`,
+        body: { from: "b" },
+        expect: expectNotFound,
+      },
       {
         what: "ingest into B's endpoint",
         method: "POST",
@@ -515,15 +674,31 @@ const MATRIX: Record<string, MatrixEntry> = {
     ],
   },
   getDelivery: {
-    probes: () => a.deliveryIds.map((id) => ({ what: `get A's delivery ${id}`, method: "GET", path: `/v1/webhook-endpoints/deliveries/${id}`, expect: expectNotFound })),
+    probes: () =>
+      a.deliveryIds.map((id) => ({
+        what: `get A's delivery ${id}`,
+        method: "GET",
+        path: `/v1/webhook-endpoints/deliveries/${id}`,
+        expect: expectNotFound,
+      })),
   },
   getDeliveryRawBody: {
     probes: () =>
-      a.deliveryIds.map((id) => ({ what: `raw body of A's delivery ${id}`, method: "GET", path: `/v1/webhook-endpoints/deliveries/${id}/raw`, expect: expectNotFound })),
+      a.deliveryIds.map((id) => ({
+        what: `raw body of A's delivery ${id}`,
+        method: "GET",
+        path: `/v1/webhook-endpoints/deliveries/${id}/raw`,
+        expect: expectNotFound,
+      })),
   },
   acknowledgeDelivery: {
     probes: () =>
-      a.deliveryIds.map((id) => ({ what: `acknowledge A's delivery ${id}`, method: "POST", path: `/v1/webhook-endpoints/deliveries/${id}/ack`, expect: expectNotFound })),
+      a.deliveryIds.map((id) => ({
+        what: `acknowledge A's delivery ${id}`,
+        method: "POST",
+        path: `/v1/webhook-endpoints/deliveries/${id}/ack`,
+        expect: expectNotFound,
+      })),
   },
   acknowledgeDeliveries: {
     probes: () => [
@@ -533,7 +708,8 @@ const MATRIX: Record<string, MatrixEntry> = {
         path: "/v1/webhook-endpoints/deliveries/ack",
         body: { ids: a.deliveryIds },
         // Even the one A acknowledged is just unknown: "already acknowledged" would tell B it exists.
-        expect: (answer) => expect(dataOf(answer)).toEqual({ acknowledged: [], alreadyAcknowledged: [], notFound: a.deliveryIds }),
+        expect: (answer) =>
+          expect(dataOf(answer)).toEqual({ acknowledged: [], alreadyAcknowledged: [], notFound: a.deliveryIds }),
       },
     ],
   },
@@ -558,11 +734,20 @@ const MATRIX: Record<string, MatrixEntry> = {
   },
   getOpenApiDocument: {
     public: "The API description: the same for everyone.",
-    probes: () => [{ what: "read the OpenAPI document", method: "GET", path: "/v1/openapi.json", expect: (answer) => expect(answer.status).toBe(200) }],
+    probes: () => [
+      {
+        what: "read the OpenAPI document",
+        method: "GET",
+        path: "/v1/openapi.json",
+        expect: (answer) => expect(answer.status).toBe(200),
+      },
+    ],
   },
   getHealth: {
     public: "Liveness of the service and its database: no workspace data.",
-    probes: () => [{ what: "health check", method: "GET", path: "/healthz", expect: (answer) => expect(answer.status).toBe(200) }],
+    probes: () => [
+      { what: "health check", method: "GET", path: "/healthz", expect: (answer) => expect(answer.status).toBe(200) },
+    ],
   },
 };
 
@@ -575,7 +760,10 @@ function leakedMarkers(answer: Answer, sent: string, extra: string[] = []): stri
 /** Opens an event stream, makes events happen, and reads until B's sentinel event arrives (retrying the events). */
 async function readStream(probe: Probe, headers: Record<string, string>): Promise<{ answer: Answer; aIds: string[] }> {
   const controller = new AbortController();
-  const response = await fetch(`${app.baseUrl}${probe.path}`, { headers: { ...headers, accept: "text/event-stream" }, signal: controller.signal });
+  const response = await fetch(`${app.baseUrl}${probe.path}`, {
+    headers: { ...headers, accept: "text/event-stream" },
+    signal: controller.signal,
+  });
   if (response.status !== 200 || !response.body) return { answer: await readResponse(response), aIds: [] };
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
@@ -587,7 +775,10 @@ async function readStream(probe: Probe, headers: Record<string, string>): Promis
       const deadline = Date.now() + ms;
       while (!text.includes(wanted) && Date.now() < deadline) {
         pending ??= reader.read();
-        const chunk = await Promise.race([pending, new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, deadline - Date.now())))]);
+        const chunk = await Promise.race([
+          pending,
+          new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, deadline - Date.now()))),
+        ]);
         if (chunk === null) break;
         pending = null;
         if (chunk.done) throw new Error(`The stream ended early:\n${text}`);
@@ -621,8 +812,14 @@ describe("tenant isolation: workspace B against workspace A's data, on every ope
 
   it("has a matrix entry for every contract, and none for operations that do not exist", () => {
     const operations = contracts.map((contract) => contract.operationId);
-    expect(operations.filter((operation) => !(operation in MATRIX)), "contracts without a tenant-isolation entry").toEqual([]);
-    expect(Object.keys(MATRIX).filter((operation) => !operations.includes(operation)), "entries for unknown operations").toEqual([]);
+    expect(
+      operations.filter((operation) => !(operation in MATRIX)),
+      "contracts without a tenant-isolation entry",
+    ).toEqual([]);
+    expect(
+      Object.keys(MATRIX).filter((operation) => !operations.includes(operation)),
+      "entries for unknown operations",
+    ).toEqual([]);
     for (const contract of contracts) {
       // A public route must say why it has nothing to protect; a protected one must not claim to be public.
       expect(MATRIX[contract.operationId]!.public !== undefined, contract.operationId).toBe(contract.auth === "none");
@@ -672,9 +869,15 @@ describe("tenant isolation: workspace B against workspace A's data, on every ope
     expect((await send("GET", "/v1/workspace", withKey(a.liveKey.key))).status).toBe(200);
     expect((await send("GET", "/v1/workspace", withKey(a.testKey.key))).status).toBe(200);
     // What B created is B's.
-    expect(await db().webhookEndpoint.count({ where: { id: { in: createdByB.endpoints }, workspaceId: b.workspaceId } })).toBe(createdByB.endpoints.length);
-    expect(await db().apiKey.count({ where: { id: { in: createdByB.apiKeys }, workspaceId: b.workspaceId } })).toBe(createdByB.apiKeys.length);
-    console.info(`tenant isolation matrix: ${cases} cases over ${contracts.length} operations × ${PRINCIPALS.length} principals`);
+    expect(
+      await db().webhookEndpoint.count({ where: { id: { in: createdByB.endpoints }, workspaceId: b.workspaceId } }),
+    ).toBe(createdByB.endpoints.length);
+    expect(await db().apiKey.count({ where: { id: { in: createdByB.apiKeys }, workspaceId: b.workspaceId } })).toBe(
+      createdByB.apiKeys.length,
+    );
+    console.info(
+      `tenant isolation matrix: ${cases} cases over ${contracts.length} operations × ${PRINCIPALS.length} principals`,
+    );
   }, 300_000);
 
   it("shows B's dashboard pages and next-auth's endpoints without anything of A's", async () => {

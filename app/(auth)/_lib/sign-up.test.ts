@@ -6,14 +6,21 @@ const valid = { name: " Ada ", email: " ada@example.com ", password: "correct ho
 
 describe("signUpSchema", () => {
   it("accepts and trims a valid form; an empty name is left out", () => {
-    expect(schema.parse(valid)).toEqual({ name: "Ada", email: "ada@example.com", password: "correct horse", workspaceName: "Acme" });
+    expect(schema.parse(valid)).toEqual({
+      name: "Ada",
+      email: "ada@example.com",
+      password: "correct horse",
+      workspaceName: "Acme",
+    });
     expect(schema.parse({ ...valid, name: "  " }).name).toBeUndefined();
   });
 
   it("names each invalid field", () => {
     const result = schema.safeParse({ name: "", email: "nope", password: "short", workspaceName: " " });
     expect(result.success).toBe(false);
-    const errors = fieldErrorsFrom(result.error!.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message })));
+    const errors = fieldErrorsFrom(
+      result.error!.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message })),
+    );
     expect(errors).toEqual({
       email: "Enter an email address like you@example.com.",
       password: "Use at least 10 characters.",
@@ -28,12 +35,19 @@ describe("signUpSchema", () => {
 
 describe("fieldErrorsFrom and sentence", () => {
   it("maps the API's details to fields, ignoring unknown paths", () => {
-    expect(fieldErrorsFrom([{ path: "email", message: "is taken" }, { path: "other", message: "x" }])).toEqual({ email: "is taken" });
+    expect(
+      fieldErrorsFrom([
+        { path: "email", message: "is taken" },
+        { path: "other", message: "x" },
+      ]),
+    ).toEqual({ email: "is taken" });
   });
 
   it("turns an API detail into a sentence", () => {
     expect(sentence("email", "is taken")).toBe("This email is taken.");
-    expect(sentence("password", "must have at least 10 characters")).toBe("The password must have at least 10 characters.");
+    expect(sentence("password", "must have at least 10 characters")).toBe(
+      "The password must have at least 10 characters.",
+    );
     expect(sentence("email", "Enter an email address.")).toBe("Enter an email address.");
   });
 });

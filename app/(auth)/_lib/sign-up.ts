@@ -8,25 +8,34 @@ export function signUpSchema(minPasswordLength: number) {
       .trim()
       .max(100, { error: "Use at most 100 characters." })
       .transform((value) => value || undefined),
-    email: z.string().trim().max(254, { error: "That email address is too long." }).pipe(z.email({ error: "Enter an email address like you@example.com." })),
+    email: z
+      .string()
+      .trim()
+      .max(254, { error: "That email address is too long." })
+      .pipe(z.email({ error: "Enter an email address like you@example.com." })),
     password: z
       .string()
       .min(minPasswordLength, { error: `Use at least ${minPasswordLength} characters.` })
       .max(1000, { error: "Use at most 1000 characters." }),
-    workspaceName: z.string().trim().min(1, { error: "Name your workspace." }).max(100, { error: "Use at most 100 characters." }),
+    workspaceName: z
+      .string()
+      .trim()
+      .min(1, { error: "Name your workspace." })
+      .max(100, { error: "Use at most 100 characters." }),
   });
 }
 
 export type SignUpField = "name" | "email" | "password" | "workspaceName";
 
 export type SignUpResult =
-  | { ok: true; workspaceId: string }
-  | { ok: false; message: string; fieldErrors: Partial<Record<SignUpField, string>> };
+  { ok: true; workspaceId: string } | { ok: false; message: string; fieldErrors: Partial<Record<SignUpField, string>> };
 
 const FIELDS: readonly SignUpField[] = ["name", "email", "password", "workspaceName"];
 
 /** Field errors from `{ path, message }` details (zod issues or the API's error details); the first per field wins. */
-export function fieldErrorsFrom(details: readonly { path: string; message: string }[]): Partial<Record<SignUpField, string>> {
+export function fieldErrorsFrom(
+  details: readonly { path: string; message: string }[],
+): Partial<Record<SignUpField, string>> {
   const errors: Partial<Record<SignUpField, string>> = {};
   for (const detail of details) {
     const field = FIELDS.find((name) => name === detail.path);
@@ -38,6 +47,11 @@ export function fieldErrorsFrom(details: readonly { path: string; message: strin
 /** The API's detail messages are phrased after the field ("is taken"); a form shows them as sentences. */
 export function sentence(field: SignUpField, message: string): string {
   if (/^[A-Z]/.test(message)) return message;
-  const label = { name: "Your name", email: "This email", password: "The password", workspaceName: "The workspace name" }[field];
+  const label = {
+    name: "Your name",
+    email: "This email",
+    password: "The password",
+    workspaceName: "The workspace name",
+  }[field];
   return `${label} ${message}.`.replace(/\.\.$/, ".");
 }

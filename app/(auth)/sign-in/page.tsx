@@ -9,7 +9,11 @@ import { SignInForm } from "./sign-in-form";
 
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const params = await searchParams;
   const callbackPath = safeCallbackPath(params.callbackUrl);
   const session = (await getServerSession(authOptions())) as { userId?: string | null } | null;
@@ -42,7 +46,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <p className="muted small">
           The first start of the server (<code>npm start</code>) printed a demo user&apos;s email and password.
         </p>
-        <SignInForm callbackPath={callbackPath} initialError={signInErrorMessage(params.error)} providers={enabledOAuthProviders()} />
+        <SignInForm
+          callbackPath={callbackPath}
+          initialError={signInErrorMessage(params.error)}
+          providers={enabledOAuthProviders()}
+        />
         <p className="auth-switch">
           New here? <Link href="/sign-up">Create an account</Link>
         </p>

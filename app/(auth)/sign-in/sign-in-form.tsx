@@ -7,7 +7,15 @@ import { useId, useState, type FormEvent } from "react";
 import { signInErrorMessage } from "../_lib/sign-in";
 import type { OAuthProviderView } from "../_lib/oauth-providers";
 
-export function SignInForm({ callbackPath, initialError, providers }: { callbackPath: string; initialError: string | null; providers: OAuthProviderView[] }) {
+export function SignInForm({
+  callbackPath,
+  initialError,
+  providers,
+}: {
+  callbackPath: string;
+  initialError: string | null;
+  providers: OAuthProviderView[];
+}) {
   const [error, setError] = useState(initialError);
   const [pending, setPending] = useState(false);
   const errorId = useId();
@@ -40,14 +48,34 @@ export function SignInForm({ callbackPath, initialError, providers }: { callback
 
   return (
     <>
-      <form className="form" onSubmit={(event) => void handleSubmit(event)} aria-describedby={error ? errorId : undefined} noValidate={false}>
+      <form
+        className="form"
+        onSubmit={(event) => void handleSubmit(event)}
+        aria-describedby={error ? errorId : undefined}
+        noValidate={false}
+      >
         <div className="field">
           <label htmlFor="sign-in-email">Email</label>
-          <input id="sign-in-email" name="email" type="email" autoComplete="email" required autoFocus className="input" />
+          <input
+            id="sign-in-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            autoFocus
+            className="input"
+          />
         </div>
         <div className="field">
           <label htmlFor="sign-in-password">Password</label>
-          <input id="sign-in-password" name="password" type="password" autoComplete="current-password" required className="input" />
+          <input
+            id="sign-in-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            className="input"
+          />
         </div>
         {error ? (
           <p id={errorId} role="alert" className="alert">

@@ -8,13 +8,20 @@ import { fieldErrorsFrom, sentence, signUpSchema, type SignUpField, type SignUpR
  * Creates a user with a new workspace. The form then signs in with the same email and password through next-auth.
  * Next.js checks that server actions come from this site (Origin), which is the CSRF defence here.
  */
-export async function signUpAction(input: { name: string; email: string; password: string; workspaceName: string }): Promise<SignUpResult> {
+export async function signUpAction(input: {
+  name: string;
+  email: string;
+  password: string;
+  workspaceName: string;
+}): Promise<SignUpResult> {
   const parsed = signUpSchema(MIN_PASSWORD_LENGTH).safeParse(input);
   if (!parsed.success) {
     return {
       ok: false,
       message: "Check the highlighted fields.",
-      fieldErrors: fieldErrorsFrom(parsed.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }))),
+      fieldErrors: fieldErrorsFrom(
+        parsed.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message })),
+      ),
     };
   }
   try {
@@ -23,7 +30,8 @@ export async function signUpAction(input: { name: string; email: string; passwor
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) {
       const fieldErrors = fieldErrorsFrom(error.details ?? []);
-      for (const field of Object.keys(fieldErrors) as SignUpField[]) fieldErrors[field] = sentence(field, fieldErrors[field]!);
+      for (const field of Object.keys(fieldErrors) as SignUpField[])
+        fieldErrors[field] = sentence(field, fieldErrors[field]!);
       return { ok: false, message: error.message, fieldErrors };
     }
     throw error;

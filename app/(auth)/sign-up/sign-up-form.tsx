@@ -52,7 +52,8 @@ export function SignUpForm({ minPasswordLength }: { minPasswordLength: number })
     setPending(false);
   }
 
-  const describedBy = (field: SignUpField, hint?: string) => [hint, fieldErrors[field] ? `sign-up-${field}-error` : undefined].filter(Boolean).join(" ") || undefined;
+  const describedBy = (field: SignUpField, hint?: string) =>
+    [hint, fieldErrors[field] ? `sign-up-${field}-error` : undefined].filter(Boolean).join(" ") || undefined;
 
   return (
     <form className="form" onSubmit={(event) => void handleSubmit(event)}>
@@ -60,7 +61,15 @@ export function SignUpForm({ minPasswordLength }: { minPasswordLength: number })
         <label htmlFor="sign-up-name">
           Your name <span className="muted">(optional)</span>
         </label>
-        <input id="sign-up-name" name="name" autoComplete="name" maxLength={100} className="input" aria-invalid={!!fieldErrors.name} aria-describedby={describedBy("name")} />
+        <input
+          id="sign-up-name"
+          name="name"
+          autoComplete="name"
+          maxLength={100}
+          className="input"
+          aria-invalid={!!fieldErrors.name}
+          aria-describedby={describedBy("name")}
+        />
         <FieldError field="name" errors={fieldErrors} />
       </div>
       <div className="field">

@@ -17,7 +17,14 @@ export function DashboardShell({ email, name, children }: { email: string; name:
           <Link href="/" className="shell-brand" aria-label="Signalbox, deliveries">
             <svg aria-hidden="true" viewBox="0 0 24 24" width="22" height="22">
               <rect x="2" y="5" width="20" height="14" rx="3" fill="currentColor" opacity="0.15" />
-              <path d="M3 8l9 6 9-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+              <path
+                d="M3 8l9 6 9-6"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              />
             </svg>
             Signalbox
           </Link>

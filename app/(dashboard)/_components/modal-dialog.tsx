@@ -60,7 +60,17 @@ export interface ConfirmDialogProps {
 }
 
 /** Asks before a destructive action; "Cancel" comes first and has the focus. */
-export function ConfirmDialog({ open, title, children, confirmLabel, pendingLabel, pending, error, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  pendingLabel,
+  pending,
+  error,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   return (
     <ModalDialog
       open={open}
@@ -71,7 +81,12 @@ export function ConfirmDialog({ open, title, children, confirmLabel, pendingLabe
           <button type="button" className="button" onClick={onCancel}>
             Cancel
           </button>
-          <button type="button" className={`button ${ui.danger}`} onClick={() => !pending && onConfirm()} aria-disabled={pending}>
+          <button
+            type="button"
+            className={`button ${ui.danger}`}
+            onClick={() => !pending && onConfirm()}
+            aria-disabled={pending}
+          >
             {pending ? pendingLabel : confirmLabel}
           </button>
         </>

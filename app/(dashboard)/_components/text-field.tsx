@@ -18,7 +18,19 @@ export interface TextFieldProps {
 }
 
 /** A labelled text input (or textarea) with its hint and error wired up through `aria-describedby`. */
-export function TextField({ id, label, value, onChange, error, hint, optional, required, maxLength, multiline, autoFocus }: TextFieldProps) {
+export function TextField({
+  id,
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+  optional,
+  required,
+  maxLength,
+  multiline,
+  autoFocus,
+}: TextFieldProps) {
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   const shared = {
     id,

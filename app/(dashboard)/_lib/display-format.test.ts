@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { formatCents, formatCount, formatDate, formatDateTime, formatDay, formatLatency, formatShare } from "./display-format";
+import {
+  formatCents,
+  formatCount,
+  formatDate,
+  formatDateTime,
+  formatDay,
+  formatLatency,
+  formatShare,
+} from "./display-format";
 
 const en = { locale: "en-US", timeZone: "UTC" };
 // ICU puts a narrow no-break space before AM/PM; compare with ordinary spaces.
@@ -48,7 +56,9 @@ describe("formatCount", () => {
 describe("dates", () => {
   it("formats an instant as date and time in the given zone", () => {
     expect(plain(formatDateTime("2025-03-04T05:06:07.000Z", en))).toBe("Mar 4, 2025, 5:06 AM");
-    expect(plain(formatDateTime("2025-03-04T05:06:07.000Z", { locale: "en-US", timeZone: "America/New_York" }))).toBe("Mar 4, 2025, 12:06 AM");
+    expect(plain(formatDateTime("2025-03-04T05:06:07.000Z", { locale: "en-US", timeZone: "America/New_York" }))).toBe(
+      "Mar 4, 2025, 12:06 AM",
+    );
     expect(formatDate("2025-03-04T05:06:07.000Z", en)).toBe("Mar 4, 2025");
   });
 

@@ -9,7 +9,10 @@ export interface FormatOptions {
 }
 
 /** Cents as money: `1234` → `$12.34`. `signed` adds a `+` to positive amounts (credits). */
-export function formatCents(cents: number, options: FormatOptions & { currency?: string; signed?: boolean } = {}): string {
+export function formatCents(
+  cents: number,
+  options: FormatOptions & { currency?: string; signed?: boolean } = {},
+): string {
   return new Intl.NumberFormat(options.locale, {
     style: "currency",
     currency: options.currency ?? "USD",
@@ -32,7 +35,11 @@ export function formatShare(part: number, whole: number, options: FormatOptions 
 export function formatDateTime(iso: string, options: FormatOptions = {}): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(options.locale, { dateStyle: "medium", timeStyle: "short", timeZone: options.timeZone }).format(date);
+  return new Intl.DateTimeFormat(options.locale, {
+    dateStyle: "medium",
+    timeStyle: "short",
+    timeZone: options.timeZone,
+  }).format(date);
 }
 
 /** An ISO instant as a date only: `Mar 4, 2025`. */
@@ -46,7 +53,12 @@ export function formatDate(iso: string, options: FormatOptions = {}): string {
 export function formatDay(day: string, options: FormatOptions & { withYear?: boolean } = {}): string {
   const date = new Date(`${day}T00:00:00.000Z`);
   if (Number.isNaN(date.getTime())) return day;
-  return new Intl.DateTimeFormat(options.locale, { month: "short", day: "numeric", year: options.withYear ? "numeric" : undefined, timeZone: "UTC" }).format(date);
+  return new Intl.DateTimeFormat(options.locale, {
+    month: "short",
+    day: "numeric",
+    year: options.withYear ? "numeric" : undefined,
+    timeZone: "UTC",
+  }).format(date);
 }
 
 /** Milliseconds as `85 ms` or `1.2 s`; unknown → `—`. */

@@ -28,7 +28,10 @@ describe("formErrors", () => {
   });
 
   it("uses the error's message when there are no details", () => {
-    expect(formErrors(new ApiClientError(404, "not_found", "No such webhook endpoint."), ["name"])).toEqual({ form: "No such webhook endpoint.", fields: {} });
+    expect(formErrors(new ApiClientError(404, "not_found", "No such webhook endpoint."), ["name"])).toEqual({
+      form: "No such webhook endpoint.",
+      fields: {},
+    });
   });
 });
 

@@ -23,7 +23,8 @@ export function errorMessage(error: unknown): string {
  * problems on paths the form has no field for go to the form message so that none is lost.
  */
 export function formErrors(error: unknown, knownFields: readonly string[]): FormErrors {
-  if (!(error instanceof ApiClientError) || error.details.length === 0) return { form: errorMessage(error), fields: {} };
+  if (!(error instanceof ApiClientError) || error.details.length === 0)
+    return { form: errorMessage(error), fields: {} };
   const fields: Record<string, string> = {};
   const other: string[] = [];
   for (const detail of error.details) {

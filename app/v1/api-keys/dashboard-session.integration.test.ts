@@ -22,7 +22,10 @@ afterAll(async () => {
 async function signIn(email: string, password: string): Promise<string | null> {
   const csrf = await fetch(`${app.baseUrl}/api/auth/csrf`);
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const csrfCookie = csrf.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
+  const csrfCookie = csrf.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
   const response = await fetch(`${app.baseUrl}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
@@ -34,40 +37,71 @@ async function signIn(email: string, password: string): Promise<string | null> {
 }
 
 function asDashboard(cookies: string, workspaceId?: string): Record<string, string> {
-  return { cookie: cookies, "x-signalbox-dashboard": "1", ...(workspaceId ? { "x-signalbox-workspace": workspaceId } : {}) };
+  return {
+    cookie: cookies,
+    "x-signalbox-dashboard": "1",
+    ...(workspaceId ? { "x-signalbox-workspace": workspaceId } : {}),
+  };
 }
 
 async function getJson(path: string, headers: Record<string, string>, init: RequestInit = {}) {
-  const response = await fetch(`${app.baseUrl}${path}`, { ...init, headers: { ...headers, ...(init.body ? { "content-type": "application/json" } : {}) } });
-  return { status: response.status, body: (await response.json().catch(() => null)) as Record<string, unknown> & { data?: never } };
+  const response = await fetch(`${app.baseUrl}${path}`, {
+    ...init,
+    headers: { ...headers, ...(init.body ? { "content-type": "application/json" } : {}) },
+  });
+  return {
+    status: response.status,
+    body: (await response.json().catch(() => null)) as Record<string, unknown> & { data?: never },
+  };
 }
 
 describe("dashboard sessions", () => {
   it("signs in with email and password and acts in the user's workspace", async () => {
-    const account = await createAccount({ email: "Ada@Example.com", password: "correct horse battery", name: "Ada", workspaceName: "Ada's inbox" });
+    const account = await createAccount({
+      email: "Ada@Example.com",
+      password: "correct horse battery",
+      name: "Ada",
+      workspaceName: "Ada's inbox",
+    });
     expect(await signIn("ada@example.com", "wrong password!!")).toBeNull();
     const cookies = await signIn("ada@example.com", "correct horse battery");
     expect(cookies).not.toBeNull();
 
     const answer = await getJson("/v1/workspace", asDashboard(cookies!));
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ data: { workspace: { id: account.workspaceId, name: "Ada's inbox" }, apiKey: null } });
+    expect(answer.body).toMatchObject({
+      data: { workspace: { id: account.workspaceId, name: "Ada's inbox" }, apiKey: null },
+    });
   });
 
   it("needs the dashboard header, so another site cannot ride on the cookie", async () => {
     await createAccount({ email: "csrf@example.com", password: "correct horse battery", workspaceName: "W" });
     const cookies = await signIn("csrf@example.com", "correct horse battery");
     expect((await getJson("/v1/workspace", { cookie: cookies! })).status).toBe(401);
-    expect((await getJson("/v1/api-keys", { cookie: cookies! }, { method: "POST", body: JSON.stringify({ name: "x", mode: "live" }) })).status).toBe(401);
+    expect(
+      (
+        await getJson(
+          "/v1/api-keys",
+          { cookie: cookies! },
+          { method: "POST", body: JSON.stringify({ name: "x", mode: "live" }) },
+        )
+      ).status,
+    ).toBe(401);
   });
 
   it("switches between the user's workspaces and treats others as unknown", async () => {
-    const account = await createAccount({ email: "multi@example.com", password: "correct horse battery", workspaceName: "First" });
+    const account = await createAccount({
+      email: "multi@example.com",
+      password: "correct horse battery",
+      workspaceName: "First",
+    });
     const stranger = await createWorkspace({ name: "Stranger" });
     const cookies = await signIn("multi@example.com", "correct horse battery");
 
     const listed = await getJson("/v1/workspaces", asDashboard(cookies!));
-    expect(listed.body).toMatchObject({ data: { workspaces: [{ id: account.workspaceId, name: "First", role: "owner" }] } });
+    expect(listed.body).toMatchObject({
+      data: { workspaces: [{ id: account.workspaceId, name: "First", role: "owner" }] },
+    });
     expect((await getJson("/v1/workspace", asDashboard(cookies!, stranger.id))).status).toBe(404);
     expect((await getJson("/v1/webhook-endpoints", asDashboard(cookies!, stranger.id))).status).toBe(404);
   });
@@ -85,18 +119,29 @@ describe("dashboard sessions", () => {
 
 describe("API keys over /v1/api-keys", () => {
   it("creates a key shown once, lists it without secrets, and revokes it at once", async () => {
-    const account = await createAccount({ email: "keys@example.com", password: "correct horse battery", workspaceName: "Keys" });
+    const account = await createAccount({
+      email: "keys@example.com",
+      password: "correct horse battery",
+      workspaceName: "Keys",
+    });
     const cookies = await signIn("keys@example.com", "correct horse battery");
     const headers = asDashboard(cookies!);
 
-    const created = await getJson("/v1/api-keys", headers, { method: "POST", body: JSON.stringify({ name: "CI", mode: "test" }) });
+    const created = await getJson("/v1/api-keys", headers, {
+      method: "POST",
+      body: JSON.stringify({ name: "CI", mode: "test" }),
+    });
     expect(created.status).toBe(201);
-    const { key, apiKey } = (created.body as unknown as { data: { key: string; apiKey: { id: string; start: string; mode: string } } }).data;
+    const { key, apiKey } = (
+      created.body as unknown as { data: { key: string; apiKey: { id: string; start: string; mode: string } } }
+    ).data;
     expect(key).toMatch(/^sbx_test_/);
     expect(apiKey).toMatchObject({ mode: "test", start: key.slice(0, 13) });
 
     const withKey = await getJson("/v1/workspace", { authorization: `Bearer ${key}` });
-    expect(withKey.body).toMatchObject({ data: { workspace: { id: account.workspaceId }, apiKey: { id: apiKey.id, mode: "test" } } });
+    expect(withKey.body).toMatchObject({
+      data: { workspace: { id: account.workspaceId }, apiKey: { id: apiKey.id, mode: "test" } },
+    });
 
     const listed = await getJson("/v1/api-keys", headers);
     expect(JSON.stringify(listed.body)).not.toContain(key);
@@ -126,9 +171,30 @@ describe("GET /v1/usage", () => {
   it("sums spend per day and per operation from the ledger", async () => {
     const workspace = await createWorkspace({ name: "Spender" });
     const { key, apiKey } = await createApiKey({ workspaceId: workspace.id, name: "k", mode: "live" });
-    const base = { workspaceId: workspace.id, apiKeyId: apiKey.id, inputHash: "h", latencyMs: 3, providersAttempted: 1, records: null } as const;
-    await recordUsage({ ...base, keyMode: "test", operation: "companies_intelligence", costCents: 10, debit: false, cached: false });
-    await recordUsage({ ...base, keyMode: "live", operation: "companies_domain_emails", costCents: 0, debit: true, cached: true });
+    const base = {
+      workspaceId: workspace.id,
+      apiKeyId: apiKey.id,
+      inputHash: "h",
+      latencyMs: 3,
+      providersAttempted: 1,
+      records: null,
+    } as const;
+    await recordUsage({
+      ...base,
+      keyMode: "test",
+      operation: "companies_intelligence",
+      costCents: 10,
+      debit: false,
+      cached: false,
+    });
+    await recordUsage({
+      ...base,
+      keyMode: "live",
+      operation: "companies_domain_emails",
+      costCents: 0,
+      debit: true,
+      cached: true,
+    });
 
     const answer = await getJson("/v1/usage?days=7", { authorization: `Bearer ${key}` });
     expect(answer.status).toBe(200);

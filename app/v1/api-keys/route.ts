@@ -19,6 +19,11 @@ export const GET = route(listApiKeysContract, async ({ auth }) => ({
 
 // POST /v1/api-keys — a new key; the secret is in this answer only.
 export const POST = route(createApiKeyContract, async ({ auth, body }) => {
-  const { key, apiKey } = await createApiKey({ workspaceId: auth.workspace.id, name: body.name, mode: body.mode, createdByUserId: auth.userId ?? undefined });
+  const { key, apiKey } = await createApiKey({
+    workspaceId: auth.workspace.id,
+    name: body.name,
+    mode: body.mode,
+    createdByUserId: auth.userId ?? undefined,
+  });
   return { success: true as const, data: { key, apiKey: toResource(apiKey) } };
 });

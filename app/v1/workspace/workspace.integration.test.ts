@@ -32,7 +32,12 @@ describe("GET /v1/workspace over HTTP", () => {
       data: {
         workspace: { id: workspace.id, name: "Acme Inc", createdAt: workspace.createdAt.toISOString() },
         apiKey: { id: live.apiKey.id, mode: "live" },
-        balances: { subscriptionAllowanceCents: 0, subscriptionRemainingCents: 0, purchasedBalanceCents: 0, periodStartedAt: expect.any(String) },
+        balances: {
+          subscriptionAllowanceCents: 0,
+          subscriptionRemainingCents: 0,
+          purchasedBalanceCents: 0,
+          periodStartedAt: expect.any(String),
+        },
       },
     });
     const testAnswer = await createApiClient({ baseUrl: app.baseUrl, apiKey: test.key }).call(getWorkspaceContract, {});
@@ -45,7 +50,10 @@ describe("GET /v1/workspace over HTTP", () => {
     const secondKey = await createApiKey({ workspaceId: second.id, name: "k", mode: "live" });
     await createApiKey({ workspaceId: first.id, name: "k", mode: "live" });
 
-    const answer = await createApiClient({ baseUrl: app.baseUrl, apiKey: secondKey.key }).call(getWorkspaceContract, {});
+    const answer = await createApiClient({ baseUrl: app.baseUrl, apiKey: secondKey.key }).call(
+      getWorkspaceContract,
+      {},
+    );
     expect(answer.data.workspace.id).toBe(second.id);
   });
 

@@ -6,6 +6,8 @@ import { listWorkspacesContract } from "@/lib/contracts/workspace-admin";
 export const GET = route(listWorkspacesContract, async ({ auth }) => ({
   success: true as const,
   data: {
-    workspaces: auth.userId ? await listUserWorkspaces(auth.userId) : [{ id: auth.workspace.id, name: auth.workspace.name, role: "member" as const }],
+    workspaces: auth.userId
+      ? await listUserWorkspaces(auth.userId)
+      : [{ id: auth.workspace.id, name: auth.workspace.name, role: "member" as const }],
   },
 }));

@@ -88,7 +88,12 @@ export interface CompanySearchHit {
 }
 
 export const COMPANY_SEARCH_FIELDS: readonly FieldSpec[] = [
-  { name: "companies", kind: "list", key: (item) => (item as CompanySearchHit).domain, confidence: (item) => (item as CompanySearchHit).score },
+  {
+    name: "companies",
+    kind: "list",
+    key: (item) => (item as CompanySearchHit).domain,
+    confidence: (item) => (item as CompanySearchHit).score,
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -139,5 +144,9 @@ export function compareSearchHits(a: CompanySearchHit, b: CompanySearchHit): num
 
 /** Discover order: most alike first, then most reasons to be listed, then by domain. */
 export function compareDiscoverHits(a: CompanyDiscoverHit, b: CompanyDiscoverHit): number {
-  return (b.similarity ?? -1) - (a.similarity ?? -1) || b.matched.length - a.matched.length || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0);
+  return (
+    (b.similarity ?? -1) - (a.similarity ?? -1) ||
+    b.matched.length - a.matched.length ||
+    (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0)
+  );
 }

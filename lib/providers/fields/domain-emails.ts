@@ -28,7 +28,10 @@ export interface EmailRecord {
   twitter: string | null;
   phoneNumber: string | null;
   sources: { uri: string; extractedOn: string }[];
-  verification: { date: string | null; status: "valid" | "invalid" | "accept_all" | "webmail" | "disposable" | "unknown" | null };
+  verification: {
+    date: string | null;
+    status: "valid" | "invalid" | "accept_all" | "webmail" | "disposable" | "unknown" | null;
+  };
 }
 
 /**

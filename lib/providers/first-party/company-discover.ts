@@ -21,11 +21,19 @@ export function storeDiscoverProvider(options: FirstPartyOptions): EnrichmentPro
         const stored = snapshot.keywords.length > 0 ? null : await findCompany(options.db(), input.domain);
         target = stored
           ? { domain: input.domain, keywords: stored.keywords, technologies: stored.technologies }
-          : { domain: input.domain, keywords: snapshot.keywords, technologies: snapshot.technologies.map((technology) => technology.name) };
+          : {
+              domain: input.domain,
+              keywords: snapshot.keywords,
+              technologies: snapshot.technologies.map((technology) => technology.name),
+            };
         // Nothing is known of what the company does, so nothing can be like it.
         if (target.keywords.length === 0) return {};
       }
-      const companies = await discoverStoredCompanies(options.db(), { target, filters: input.filters, limit: input.wanted });
+      const companies = await discoverStoredCompanies(options.db(), {
+        target,
+        filters: input.filters,
+        limit: input.wanted,
+      });
       return companies.length === 0 ? {} : { companies: { value: companies, confidence: 1 } };
     },
   };

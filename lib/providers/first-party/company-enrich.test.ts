@@ -14,7 +14,10 @@ describe("foundingYear", () => {
     expect(foundingYear(text, now)).toBe(year);
   });
 
-  it.each([null, "", "2027", "1599", "founded in 2016", "16", "20161", "May 2016", "2016abc"])("finds no plausible year in %j", (text) => {
-    expect(foundingYear(text, now)).toBeNull();
-  });
+  it.each([null, "", "2027", "1599", "founded in 2016", "16", "20161", "May 2016", "2016abc"])(
+    "finds no plausible year in %j",
+    (text) => {
+      expect(foundingYear(text, now)).toBeNull();
+    },
+  );
 });

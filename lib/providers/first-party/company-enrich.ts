@@ -26,14 +26,27 @@ export function websiteProfileProvider(options: FirstPartyOptions): EnrichmentPr
   return {
     id: "website-profile",
     operation: "companies_enrich",
-    supplies: ["name", "legalName", "description", "keywords", "founded", "location", "phone", "socialProfiles", "logo", "mailProvider", "technologies"],
+    supplies: [
+      "name",
+      "legalName",
+      "description",
+      "keywords",
+      "founded",
+      "location",
+      "phone",
+      "socialProfiles",
+      "logo",
+      "mailProvider",
+      "technologies",
+    ],
     costCents: 0,
     timeoutMs: SNAPSHOT_TIMEOUT_MS,
     async enrich(input) {
       const snapshot = await options.snapshots(input.domain);
       const fields: ProviderFields = {};
       // The mail provider is known from DNS even when the site does not answer.
-      if (snapshot.mailDns?.mailProvider) fields.mailProvider = { value: snapshot.mailDns.mailProvider, confidence: MX_CONFIDENCE };
+      if (snapshot.mailDns?.mailProvider)
+        fields.mailProvider = { value: snapshot.mailDns.mailProvider, confidence: MX_CONFIDENCE };
       if (!snapshot.reachable) return fields;
 
       const { organization } = snapshot;

@@ -15,7 +15,9 @@ export function storeSearchProvider(options: FirstPartyOptions): EnrichmentProvi
     costCents: 0,
     async enrich(input) {
       const companies = await searchStoredCompanies(options.db(), { query: input.query, limit: input.wanted });
-      return companies.length === 0 ? {} : { companies: { value: companies, confidence: Math.max(...companies.map((company) => company.score)) } };
+      return companies.length === 0
+        ? {}
+        : { companies: { value: companies, confidence: Math.max(...companies.map((company) => company.score)) } };
     },
   };
 }

@@ -74,18 +74,28 @@ export function createCompanySnapshots(options: CompanySnapshotOptions): Company
   };
 }
 
-async function collectSnapshot(domain: string, options: CompanySnapshotOptions, collectedAt: Date): Promise<CompanySnapshot> {
+async function collectSnapshot(
+  domain: string,
+  options: CompanySnapshotOptions,
+  collectedAt: Date,
+): Promise<CompanySnapshot> {
   const [crawl, mailDns] = await Promise.all([
     crawlCompanySite(domain, { http: options.http, maxPages: options.maxPages }),
     // No answer about mail is not a reason to drop what the website says.
     lookupMailDns(domain, options.dns).catch(() => null),
   ]);
   const reachable = crawl.pages.length > 0;
-  const siteEmails = collectSiteEmails(crawl, { domainHasMx: mailDns ? mailDns.mx.length > 0 : null, now: collectedAt });
+  const siteEmails = collectSiteEmails(crawl, {
+    domainHasMx: mailDns ? mailDns.mx.length > 0 : null,
+    now: collectedAt,
+  });
   const { organization } = siteEmails;
   const home = crawl.pages.find((page) => page.kind === "home") ?? crawl.pages[0];
   const detected = home
-    ? detectTechnologies(home, mailDns ? { mx: mailDns.mx.map((record) => record.exchange), txt: mailDns.txt } : undefined)
+    ? detectTechnologies(
+        home,
+        mailDns ? { mx: mailDns.mx.map((record) => record.exchange), txt: mailDns.txt } : undefined,
+      )
     : [];
   const keywords = industryKeywords([organization.description ?? "", ...organization.keywords], {
     exclude: [organization.name ?? "", organization.legalName ?? ""],
@@ -97,7 +107,11 @@ async function collectSnapshot(domain: string, options: CompanySnapshotOptions, 
     const seen = await recordTechnologyObservations(client, domain, detected, collectedAt);
     technologies = detected.map((technology) => {
       const observed = seen.get(technology.name);
-      return { ...technology, firstDetected: observed?.firstDetected ?? collectedAt, lastDetected: observed?.lastDetected ?? collectedAt };
+      return {
+        ...technology,
+        firstDetected: observed?.firstDetected ?? collectedAt,
+        lastDetected: observed?.lastDetected ?? collectedAt,
+      };
     });
     await savePeople(client, domain, peopleOnSite(siteEmails));
     await saveCompany(client, {
@@ -108,7 +122,11 @@ async function collectSnapshot(domain: string, options: CompanySnapshotOptions, 
       technologies: detected.map((technology) => technology.name),
       profile: {
         ...organization,
-        mail: mailDns && { provider: mailDns.mailProvider, spfIncludes: mailDns.spf.includes, dmarcPolicy: mailDns.dmarc.policy },
+        mail: mailDns && {
+          provider: mailDns.mailProvider,
+          spfIncludes: mailDns.spf.includes,
+          dmarcPolicy: mailDns.dmarc.policy,
+        },
       },
     });
   }
@@ -129,7 +147,9 @@ function peopleOnSite(siteEmails: SiteEmails): PersonRecord[] {
     position: person.jobTitle,
     email:
       person.email ??
-      siteEmails.emails.find((email) => email.confidence >= SEEN_ADDRESS_CONFIDENCE && sameName(email, person.firstName, person.lastName))?.value ??
+      siteEmails.emails.find(
+        (email) => email.confidence >= SEEN_ADDRESS_CONFIDENCE && sameName(email, person.firstName, person.lastName),
+      )?.value ??
       null,
     linkedin: person.linkedin,
     twitter: person.twitter,

@@ -17,7 +17,8 @@ export function websiteEmailsProvider(options: FirstPartyOptions): EnrichmentPro
     timeoutMs: SNAPSHOT_TIMEOUT_MS,
     async enrich(input) {
       // A name alone is resolved only from companies we have seen; guessing domains from names finds namesakes.
-      const domain = input.domain ?? (input.company ? (await findCompanyByName(options.db(), input.company))?.domain : undefined);
+      const domain =
+        input.domain ?? (input.company ? (await findCompanyByName(options.db(), input.company))?.domain : undefined);
       if (domain === undefined) return {};
       const snapshot = await options.snapshots(domain);
       const fields: ProviderFields = {
@@ -28,9 +29,13 @@ export function websiteEmailsProvider(options: FirstPartyOptions): EnrichmentPro
       if (!snapshot.reachable) return fields;
       const { organization, siteEmails } = snapshot;
       if (organization.name) fields.organization = { value: organization.name, confidence: OWN_SITE_CONFIDENCE };
-      if (siteEmails.pattern) fields.pattern = { value: siteEmails.pattern.pattern, confidence: siteEmails.pattern.confidence };
+      if (siteEmails.pattern)
+        fields.pattern = { value: siteEmails.pattern.pattern, confidence: siteEmails.pattern.confidence };
       if (siteEmails.emails.length > 0) {
-        fields.emails = { value: siteEmails.emails, confidence: Math.max(...siteEmails.emails.map((email) => email.confidence)) / 100 };
+        fields.emails = {
+          value: siteEmails.emails,
+          confidence: Math.max(...siteEmails.emails.map((email) => email.confidence)) / 100,
+        };
       }
       return fields;
     },

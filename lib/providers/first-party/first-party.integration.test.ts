@@ -39,9 +39,18 @@ let client: ApiClient;
 const responses: string[] = [];
 
 beforeAll(async () => {
-  [sites, edgar, builtWith, pdl] = await Promise.all([startCompanySites(), startFakeSecEdgar(), startFakeBuiltWith(), startFakePdl()]);
+  [sites, edgar, builtWith, pdl] = await Promise.all([
+    startCompanySites(),
+    startFakeSecEdgar(),
+    startFakeBuiltWith(),
+    startFakePdl(),
+  ]);
   dns = await startFakeDnsServer({
-    "acme.example": { A: ["127.0.0.1"], MX: GOOGLE_MX, TXT: ["v=spf1 include:_spf.google.com include:sendgrid.net ~all"] },
+    "acme.example": {
+      A: ["127.0.0.1"],
+      MX: GOOGLE_MX,
+      TXT: ["v=spf1 include:_spf.google.com include:sendgrid.net ~all"],
+    },
     "_dmarc.acme.example": { TXT: ["v=DMARC1; p=reject; rua=mailto:dmarc@acme.example"] },
     "careers.acme.example": { A: ["127.0.0.1"] },
     "rival.example": { A: ["127.0.0.1"], MX: [{ exchange: "rival-test.mail.protection.outlook.com", priority: 0 }] },
@@ -79,11 +88,15 @@ afterAll(async () => {
   await Promise.all([dns?.close(), sites?.close(), edgar?.close(), builtWith?.close(), pdl?.close()]);
 });
 
-const technographics = (domain: string) => client.call(intelligenceContract, { headers: {}, body: { domain, signal: "technographics" } });
+const technographics = (domain: string) =>
+  client.call(intelligenceContract, { headers: {}, body: { domain, signal: "technographics" } });
 
 describe("domain emails from the company's own website", () => {
   it("finds, classifies and dates every address on the site, infers the pattern, and charges per address", async () => {
-    const answer = await client.call(domainEmailsContract, { headers: {}, body: { domain: "acme.example", limit: 100 } });
+    const answer = await client.call(domainEmailsContract, {
+      headers: {},
+      body: { domain: "acme.example", limit: 100 },
+    });
     const emails = answer.data.emails as EmailRecord[];
 
     expect(answer.data).toMatchObject({
@@ -108,7 +121,13 @@ describe("domain emails from the company's own website", () => {
       ["sam.oneill@acme.example", "personal", 66],
     ]);
     const jordan = emails[0]!;
-    expect(jordan).toMatchObject({ firstName: "Jordan", lastName: "Ellis", position: "Chief Executive Officer", seniority: "executive", department: "executive" });
+    expect(jordan).toMatchObject({
+      firstName: "Jordan",
+      lastName: "Ellis",
+      position: "Chief Executive Officer",
+      seniority: "executive",
+      department: "executive",
+    });
     // MX exists, so the address is deliverable in principle; without SMTP we never claim "valid".
     expect(jordan.verification).toEqual({ date: TODAY, status: "unknown" });
     for (const email of emails) {
@@ -118,7 +137,13 @@ describe("domain emails from the company's own website", () => {
         expect(source.extractedOn).toBe(TODAY);
       }
     }
-    expect(answer.meta).toMatchObject({ costCents: 2 + 9, records: 9, providersAttempted: 1, fieldsMissing: ["acceptAll"], cached: false });
+    expect(answer.meta).toMatchObject({
+      costCents: 2 + 9,
+      records: 9,
+      providersAttempted: 1,
+      fieldsMissing: ["acceptAll"],
+      cached: false,
+    });
 
     // The visit stored the people the site names, with the addresses seen for them (not the pattern's guesses).
     const people = await db().person.findMany({ where: { domain: "acme.example" }, orderBy: { nameKey: "asc" } });
@@ -137,19 +162,38 @@ describe("domain emails from the company's own website", () => {
     expect(paths).toContain("/team/");
     expect(paths.some((path) => path.startsWith("/private/"))).toBe(false);
     // Only the company's own hosts were asked for anything (the site links to others, e.g. social networks).
-    expect([...new Set(sites.requests.map((request) => request.host))].sort()).toEqual(["acme.example", "careers.acme.example"]);
+    expect([...new Set(sites.requests.map((request) => request.host))].sort()).toEqual([
+      "acme.example",
+      "careers.acme.example",
+    ]);
   });
 
   it("resolves a company name to a domain it has collected before", async () => {
-    const answer = await client.call(domainEmailsContract, { headers: {}, body: { company: "acme analytics", limit: 2 } });
+    const answer = await client.call(domainEmailsContract, {
+      headers: {},
+      body: { company: "acme analytics", limit: 2 },
+    });
     expect(answer.data).toMatchObject({ domain: "acme.example", organization: "Acme Analytics", total: 9 });
-    expect((answer.data.emails as EmailRecord[]).map((email) => email.value)).toEqual(["jordan.ellis@acme.example", "priya.natarajan@acme.example"]);
+    expect((answer.data.emails as EmailRecord[]).map((email) => email.value)).toEqual([
+      "jordan.ellis@acme.example",
+      "priya.natarajan@acme.example",
+    ]);
   });
 
   it("answers what it can for a site whose robots.txt forbids everything: the domain facts, no addresses", async () => {
-    const before = sites.requests.filter((request) => request.host === "blocked.example").map((request) => request.path);
+    const before = sites.requests
+      .filter((request) => request.host === "blocked.example")
+      .map((request) => request.path);
     const answer = await client.call(domainEmailsContract, { headers: {}, body: { domain: "blocked.example" } });
-    expect(answer.data).toMatchObject({ domain: "blocked.example", organization: null, pattern: null, emails: [], total: 0, webmail: false, disposable: false });
+    expect(answer.data).toMatchObject({
+      domain: "blocked.example",
+      organization: null,
+      pattern: null,
+      emails: [],
+      total: 0,
+      webmail: false,
+      disposable: false,
+    });
     const after = sites.requests.filter((request) => request.host === "blocked.example").map((request) => request.path);
     expect(after.slice(before.length)).toEqual(["/robots.txt"]);
     expect(answer.meta).toMatchObject({ costCents: 2, records: 0 });
@@ -170,19 +214,36 @@ describe("technographics from fingerprints of the site and its DNS", () => {
     for (const name of ["WordPress", "PHP", "Nginx", "jQuery", "Google Analytics", "Google Workspace", "MySQL"]) {
       expect(byName.get(name), name).toMatchObject({ firstDetected: TODAY, lastDetected: TODAY });
     }
-    expect(byName.get("WordPress")).toMatchObject({ category: "CMS", evidence: expect.arrayContaining([expect.stringMatching(/generator.*WordPress 6\.4\.2/)]) });
-    expect(byName.get("PHP")?.evidence).toEqual(expect.arrayContaining([expect.stringMatching(/x-powered-by: PHP\/8\.2\.12/i)]));
-    expect(byName.get("Google Workspace")?.evidence).toEqual(expect.arrayContaining([expect.stringMatching(/MX aspmx\.l\.google\.com/)]));
-    expect(answer.meta).toMatchObject({ costCents: 5, providersAttempted: 1, fieldsReturned: ["technographics"], fieldsMissing: [] });
+    expect(byName.get("WordPress")).toMatchObject({
+      category: "CMS",
+      evidence: expect.arrayContaining([expect.stringMatching(/generator.*WordPress 6\.4\.2/)]),
+    });
+    expect(byName.get("PHP")?.evidence).toEqual(
+      expect.arrayContaining([expect.stringMatching(/x-powered-by: PHP\/8\.2\.12/i)]),
+    );
+    expect(byName.get("Google Workspace")?.evidence).toEqual(
+      expect.arrayContaining([expect.stringMatching(/MX aspmx\.l\.google\.com/)]),
+    );
+    expect(answer.meta).toMatchObject({
+      costCents: 5,
+      providersAttempted: 1,
+      fieldsReturned: ["technographics"],
+      fieldsMissing: [],
+    });
 
     const company = await db().company.findUniqueOrThrow({ where: { domain: "acme.example" } });
-    expect(company).toMatchObject({ name: "Acme Analytics", technologies: expect.arrayContaining(["WordPress", "Google Workspace"]) });
+    expect(company).toMatchObject({
+      name: "Acme Analytics",
+      technologies: expect.arrayContaining(["WordPress", "Google Workspace"]),
+    });
     expect(company.profile).toMatchObject({
       legalName: "Acme Analytics, Inc.",
       mail: { provider: "Google Workspace", spfIncludes: ["_spf.google.com", "sendgrid.net"], dmarcPolicy: "reject" },
     });
     const stored = await db().technologyObservation.findMany({ where: { domain: "acme.example" } });
-    expect(stored.map((row) => row.technology).sort()).toEqual(technologies.map((technology) => technology.name).sort());
+    expect(stored.map((row) => row.technology).sort()).toEqual(
+      technologies.map((technology) => technology.name).sort(),
+    );
   });
 
   it("falls through to the technographics vendor when the company's site cannot be reached", async () => {
@@ -198,7 +259,10 @@ describe("competitors from our own store of companies", () => {
     // Each visit adds the company to the store.
     await technographics("rival.example");
     await technographics("other.example");
-    const answer = await client.call(intelligenceContract, { headers: {}, body: { domain: "acme.example", signal: "competitors" } });
+    const answer = await client.call(intelligenceContract, {
+      headers: {},
+      body: { domain: "acme.example", signal: "competitors" },
+    });
     const competitors = answer.data.competitors as Competitor[];
 
     expect(competitors[0]).toMatchObject({ name: "Rival Freight Insights", domain: "rival.example" });
@@ -211,23 +275,34 @@ describe("competitors from our own store of companies", () => {
 
 describe("funding from public filings", () => {
   it("finds the Form D offerings of the legal name the site states", async () => {
-    const answer = await client.call(intelligenceContract, { headers: {}, body: { domain: "acme.example", signal: "funding" } });
+    const answer = await client.call(intelligenceContract, {
+      headers: {},
+      body: { domain: "acme.example", signal: "funding" },
+    });
     const funding = answer.data.funding as Funding;
     const round = { type: "Form D — equity", amountUsd: 6_500_000, date: "2023-03-30", investors: [] };
     expect(funding).toEqual({ totalRaisedUsd: 6_500_000, lastRound: round, rounds: [round] });
     expect(answer.meta).toMatchObject({ costCents: 10, providersAttempted: 1, fieldsMissing: [] });
     // SEC fair access: the declared contact travels in the User-Agent.
-    expect(edgar.requests.every((request) => String(request.headers["user-agent"]).includes("ops@signalbox.test"))).toBe(true);
+    expect(
+      edgar.requests.every((request) => String(request.headers["user-agent"]).includes("ops@signalbox.test")),
+    ).toBe(true);
   });
 
   it("asks the company data vendor when no filing names the company", async () => {
-    const answer = await client.call(intelligenceContract, { headers: {}, body: { domain: "acme-robotics.example", signal: "funding" } });
+    const answer = await client.call(intelligenceContract, {
+      headers: {},
+      body: { domain: "acme-robotics.example", signal: "funding" },
+    });
     expect((answer.data.funding as Funding).totalRaisedUsd).toBeGreaterThan(0);
     expect(answer.meta).toMatchObject({ providersAttempted: 2, fieldsMissing: [] });
   });
 
   it("answers null with the signal missing when nobody knows", async () => {
-    const answer = await client.call(intelligenceContract, { headers: {}, body: { domain: "other.example", signal: "funding" } });
+    const answer = await client.call(intelligenceContract, {
+      headers: {},
+      body: { domain: "other.example", signal: "funding" },
+    });
     expect(answer.data.funding).toBeNull();
     expect(answer.meta).toMatchObject({ fieldsMissing: ["funding"], costCents: 10 });
   });
@@ -236,7 +311,21 @@ describe("funding from public filings", () => {
 describe("what clients see", () => {
   it("never names a provider, a vendor, a fingerprint dataset or an internal address", () => {
     const body = responses.join("\n").toLowerCase();
-    for (const needle of ["website", "fingerprints", "company-store", "public-filings", "sec edgar", "edgar", "builtwith", "peopledatalabs", "people data labs", "wappalyzer", "127.0.0.1", "10.0.0.7", "169.254"]) {
+    for (const needle of [
+      "website",
+      "fingerprints",
+      "company-store",
+      "public-filings",
+      "sec edgar",
+      "edgar",
+      "builtwith",
+      "peopledatalabs",
+      "people data labs",
+      "wappalyzer",
+      "127.0.0.1",
+      "10.0.0.7",
+      "169.254",
+    ]) {
       expect(body, needle).not.toContain(needle);
     }
     expect(responses.length).toBeGreaterThan(10);

@@ -11,7 +11,9 @@ export interface PublicFilingsOptions extends FirstPartyOptions {
 }
 
 /** Technologies fingerprinted on the company's home page and DNS, with our own first/last sightings. */
-export function fingerprintTechnographicsProvider(options: FirstPartyOptions): EnrichmentProvider<IntelligenceProviderInput> {
+export function fingerprintTechnographicsProvider(
+  options: FirstPartyOptions,
+): EnrichmentProvider<IntelligenceProviderInput> {
   return {
     id: "fingerprints",
     operation: "companies_intelligence",
@@ -28,7 +30,14 @@ export function fingerprintTechnographicsProvider(options: FirstPartyOptions): E
         lastDetected: dateOnly(technology.lastDetected),
         evidence: technology.evidence,
       }));
-      return technologies.length === 0 ? {} : { technographics: { value: technologies, confidence: Math.max(...technologies.map((item) => item.confidence)) } };
+      return technologies.length === 0
+        ? {}
+        : {
+            technographics: {
+              value: technologies,
+              confidence: Math.max(...technologies.map((item) => item.confidence)),
+            },
+          };
     },
   };
 }
@@ -49,13 +58,17 @@ export function storedCompetitorsProvider(options: FirstPartyOptions): Enrichmen
         keywords: snapshot.keywords,
         technologies: snapshot.technologies.map((technology) => technology.name),
       });
-      return competitors.length === 0 ? {} : { competitors: { value: competitors, confidence: Math.max(...competitors.map((item) => item.similarity)) } };
+      return competitors.length === 0
+        ? {}
+        : { competitors: { value: competitors, confidence: Math.max(...competitors.map((item) => item.similarity)) } };
     },
   };
 }
 
 /** Funding rounds from public filings, found by the legal name the company's own site states. */
-export function publicFilingsFundingProvider(options: PublicFilingsOptions): EnrichmentProvider<IntelligenceProviderInput> {
+export function publicFilingsFundingProvider(
+  options: PublicFilingsOptions,
+): EnrichmentProvider<IntelligenceProviderInput> {
   return {
     id: "public-filings",
     operation: "companies_intelligence",

@@ -20,7 +20,10 @@ afterAll(async () => {
 
 describe("websitePersonEmailProvider", () => {
   const find = (firstName: string, lastName: string, domain: string) =>
-    websitePersonEmailProvider(options).enrich({ firstName, lastName, fullName: `${firstName} ${lastName}`, domain }, context);
+    websitePersonEmailProvider(options).enrich(
+      { firstName, lastName, fullName: `${firstName} ${lastName}`, domain },
+      context,
+    );
 
   it("answers the address the site publishes for the person, with its evidence and the person's facts", async () => {
     const fields = await find("Jordan", "Ellis", "acme.example");
@@ -32,9 +35,7 @@ describe("websitePersonEmailProvider", () => {
         confidence: 95,
         reason: "found_on_site",
         verification: { date: DAY, status: "unknown" },
-        sources: [
-          { uri: "http://acme.example/team/", extractedOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) },
-        ],
+        sources: [{ uri: "http://acme.example/team/", extractedOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }],
       },
       candidates: [{ email: "jordan.ellis@acme.example", confidence: 95, reason: "found_on_site" }],
       firstName: "Jordan",
@@ -48,7 +49,11 @@ describe("websitePersonEmailProvider", () => {
 
   it("matches names without case, accents or apostrophes, and spells them as the site does", async () => {
     const tomas = values(await find("tomas", "REYES", "acme.example"));
-    expect(tomas).toMatchObject({ firstName: "Tomás", lastName: "Reyes", email: { email: "tomas.reyes@acme.example", reason: "found_on_site" } });
+    expect(tomas).toMatchObject({
+      firstName: "Tomás",
+      lastName: "Reyes",
+      email: { email: "tomas.reyes@acme.example", reason: "found_on_site" },
+    });
     const sam = values(await find("Sam", "O'Neill", "acme.example"));
     // The site names Sam without an address: the company's format gives one, as sure as domain-emails says (0.88 × 75).
     expect(sam).toMatchObject({ firstName: "Sam", lastName: "O’Neill", position: "Office Manager" });
@@ -67,7 +72,13 @@ describe("websitePersonEmailProvider", () => {
     expect(fields).toEqual({
       domain: "acme.example",
       pattern: "{first}.{last}",
-      email: { email: "alex.morgan@acme.example", confidence: 53, reason: "pattern", verification: { date: DAY, status: "unknown" }, sources: [] },
+      email: {
+        email: "alex.morgan@acme.example",
+        confidence: 53,
+        reason: "pattern",
+        verification: { date: DAY, status: "unknown" },
+        sources: [],
+      },
       candidates: [{ email: "alex.morgan@acme.example", confidence: 53, reason: "pattern" }],
     });
   });
@@ -78,7 +89,9 @@ describe("websitePersonEmailProvider", () => {
       email: { email: "mlindqvist@rival.example", reason: "found_on_site" },
       position: "Founder & CEO",
     });
-    expect(values(await find("Nora", "Quinn", "rival.example"))).toMatchObject({ email: { email: "nquinn@rival.example", reason: "pattern" } });
+    expect(values(await find("Nora", "Quinn", "rival.example"))).toMatchObject({
+      email: { email: "nquinn@rival.example", reason: "pattern" },
+    });
   });
 
   it("answers the domain alone for a site without any address format", async () => {

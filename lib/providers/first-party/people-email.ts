@@ -28,12 +28,23 @@ export function websitePersonEmailProvider(options: FirstPartyOptions): Enrichme
   return {
     id: "website",
     operation: "people_email",
-    supplies: ["email", "domain", "firstName", "lastName", "position", "seniority", "department", "pattern", "candidates"],
+    supplies: [
+      "email",
+      "domain",
+      "firstName",
+      "lastName",
+      "position",
+      "seniority",
+      "department",
+      "pattern",
+      "candidates",
+    ],
     costCents: 0,
     timeoutMs: SNAPSHOT_TIMEOUT_MS,
     async enrich(input) {
       // A name alone is resolved only from companies we have seen; guessing domains from names finds namesakes.
-      const domain = input.domain ?? (input.company ? (await findCompanyByName(options.db(), input.company))?.domain : undefined);
+      const domain =
+        input.domain ?? (input.company ? (await findCompanyByName(options.db(), input.company))?.domain : undefined);
       if (domain === undefined) return {};
       const fields: ProviderFields = { domain: { value: domain, confidence: 1 } };
       const snapshot = await options.snapshots(domain);
@@ -43,7 +54,13 @@ export function websitePersonEmailProvider(options: FirstPartyOptions): Enrichme
       const today = dateOnly(snapshot.collectedAt);
       const person = namedPerson(snapshot, input.firstName, input.lastName);
       const findings: PersonEmailFinding[] = snapshot.siteEmails.emails
-        .filter((record) => record.type === "personal" && record.firstName !== null && record.lastName !== null && isNamed({ firstName: record.firstName, lastName: record.lastName }, input.firstName, input.lastName))
+        .filter(
+          (record) =>
+            record.type === "personal" &&
+            record.firstName !== null &&
+            record.lastName !== null &&
+            isNamed({ firstName: record.firstName, lastName: record.lastName }, input.firstName, input.lastName),
+        )
         .map((record) => ({
           email: record.value,
           confidence: record.confidence,
@@ -55,7 +72,12 @@ export function websitePersonEmailProvider(options: FirstPartyOptions): Enrichme
       const pattern = snapshot.siteEmails.pattern;
       if (pattern !== null) fields.pattern = { value: pattern.pattern, confidence: pattern.confidence };
       if (pattern !== null && pattern.confidence >= MIN_PATTERN_CONFIDENCE) {
-        const address = emailFromPattern(pattern.pattern, person?.firstName ?? input.firstName, person?.lastName ?? input.lastName, site);
+        const address = emailFromPattern(
+          pattern.pattern,
+          person?.firstName ?? input.firstName,
+          person?.lastName ?? input.lastName,
+          site,
+        );
         if (address !== null && !findings.some((finding) => finding.email === address)) {
           const scale = person ? NAMED_PATTERN_SCALE : UNNAMED_PATTERN_SCALE;
           findings.push({
@@ -72,7 +94,11 @@ export function websitePersonEmailProvider(options: FirstPartyOptions): Enrichme
       const best = findings[0];
       if (best) {
         fields.email = { value: best, confidence: best.confidence / 100 };
-        const candidates: EmailCandidate[] = findings.map(({ email, confidence, reason }) => ({ email, confidence, reason }));
+        const candidates: EmailCandidate[] = findings.map(({ email, confidence, reason }) => ({
+          email,
+          confidence,
+          reason,
+        }));
         fields.candidates = { value: candidates, confidence: best.confidence / 100 };
       }
       if (person) {

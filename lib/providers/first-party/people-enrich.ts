@@ -3,7 +3,14 @@ import type { EnrichmentProvider, ProviderFields } from "@/lib/providers/provide
 import { findCompany } from "./companies/company-store";
 import { departmentFromTitle, seniorityFromTitle } from "./email/job-title";
 import { type FirstPartyOptions, SNAPSHOT_TIMEOUT_MS } from "./options";
-import { BY_PATTERN_CONFIDENCE, identifyOnSite, siteAddressOf, STORED_CONFIDENCE, storedAddress, storedPerson } from "./person-lookup";
+import {
+  BY_PATTERN_CONFIDENCE,
+  identifyOnSite,
+  siteAddressOf,
+  STORED_CONFIDENCE,
+  storedAddress,
+  storedPerson,
+} from "./person-lookup";
 import type { OrganizationAddress } from "./website/extract-organization";
 
 function socialProfilesOf(person: { linkedin: string | null; twitter: string | null }): PersonSocialProfile[] {
@@ -16,16 +23,33 @@ function socialProfilesOf(person: { linkedin: string | null; twitter: string | n
 /** The company's stated address as a location; null when it names no place. */
 function locationOf(address: OrganizationAddress | null | undefined) {
   if (!address) return null;
-  const location = { locality: address.locality ?? null, region: address.region ?? null, country: address.country ?? null };
+  const location = {
+    locality: address.locality ?? null,
+    region: address.region ?? null,
+    country: address.country ?? null,
+  };
   return location.locality || location.region || location.country ? location : null;
 }
 
 /** A person's profile from their company's website, found by their address (or by where the store saw their profile). */
-export function websitePersonProfileProvider(options: FirstPartyOptions): EnrichmentProvider<PeopleEnrichProviderInput> {
+export function websitePersonProfileProvider(
+  options: FirstPartyOptions,
+): EnrichmentProvider<PeopleEnrichProviderInput> {
   return {
     id: "website",
     operation: "people_enrich",
-    supplies: ["fullName", "firstName", "lastName", "position", "seniority", "department", "email", "company", "location", "socialProfiles"],
+    supplies: [
+      "fullName",
+      "firstName",
+      "lastName",
+      "position",
+      "seniority",
+      "department",
+      "email",
+      "company",
+      "location",
+      "socialProfiles",
+    ],
     costCents: 0,
     timeoutMs: SNAPSHOT_TIMEOUT_MS,
     async enrich(input) {
@@ -50,7 +74,8 @@ export function websitePersonProfileProvider(options: FirstPartyOptions): Enrich
         fields.email = { value: input.email, confidence };
       } else {
         const address = siteAddressOf(snapshot, person);
-        if (address) fields.email = { value: address.address, confidence: address.seen ? confidence : BY_PATTERN_CONFIDENCE };
+        if (address)
+          fields.email = { value: address.address, confidence: address.seen ? confidence : BY_PATTERN_CONFIDENCE };
       }
       // The person's own location is not on a team page; where their company is, is the best honest proxy.
       const location = locationOf(snapshot.organization.address);
@@ -67,7 +92,18 @@ export function storedPersonProfileProvider(options: FirstPartyOptions): Enrichm
   return {
     id: "people-store",
     operation: "people_enrich",
-    supplies: ["fullName", "firstName", "lastName", "position", "seniority", "department", "email", "company", "location", "socialProfiles"],
+    supplies: [
+      "fullName",
+      "firstName",
+      "lastName",
+      "position",
+      "seniority",
+      "department",
+      "email",
+      "company",
+      "location",
+      "socialProfiles",
+    ],
     costCents: 0,
     async enrich(input) {
       const person = await storedPerson(options, input);
@@ -78,7 +114,14 @@ export function storedPersonProfileProvider(options: FirstPartyOptions): Enrichm
         fullName: { value: person.fullName, confidence },
         company: { value: { name: company?.name ?? null, domain: person.domain }, confidence },
       };
-      const scalars = { firstName: person.firstName, lastName: person.lastName, position: person.position, seniority: person.seniority, department: person.department, email: person.email };
+      const scalars = {
+        firstName: person.firstName,
+        lastName: person.lastName,
+        position: person.position,
+        seniority: person.seniority,
+        department: person.department,
+        email: person.email,
+      };
       for (const [name, value] of Object.entries(scalars)) if (value !== null) fields[name] = { value, confidence };
       // As above: the company's address stands in for the person's location.
       const location = locationOf(storedAddress(company?.profile));

@@ -5,7 +5,12 @@ import { findCompany } from "./companies/company-store";
 import { type FirstPartyOptions, SNAPSHOT_TIMEOUT_MS } from "./options";
 import { identifyOnSite, STORED_CONFIDENCE, storedAddress, storedPerson } from "./person-lookup";
 
-function phoneRecord(raw: string | null, country: string | null | undefined, confidence: number, source: string): PhoneNumberRecord[] {
+function phoneRecord(
+  raw: string | null,
+  country: string | null | undefined,
+  confidence: number,
+  source: string,
+): PhoneNumberRecord[] {
   const number = raw === null ? null : toE164(raw, phoneCountry(country));
   // A number printed in a person's own card is their work line; whether it rings a mobile, the site does not say.
   return number === null ? [] : [{ number, type: "work", confidence: Math.round(confidence * 100) / 100, source }];
@@ -23,7 +28,12 @@ export function websitePersonPhoneProvider(options: FirstPartyOptions): Enrichme
       const identified = await identifyOnSite(options, input);
       if (identified === null) return {};
       const { snapshot, found } = identified;
-      const numbers = phoneRecord(found.person.phone, snapshot.organization.address?.country, found.confidence, found.person.pageUrl);
+      const numbers = phoneRecord(
+        found.person.phone,
+        snapshot.organization.address?.country,
+        found.confidence,
+        found.person.pageUrl,
+      );
       return numbers.length === 0 ? {} : { phoneNumbers: { value: numbers, confidence: found.confidence } };
     },
   };
@@ -40,7 +50,12 @@ export function storedPersonPhoneProvider(options: FirstPartyOptions): Enrichmen
       const person = await storedPerson(options, input);
       if (person === null || person.phone === null) return {};
       const company = await findCompany(options.db(), person.domain);
-      const numbers = phoneRecord(person.phone, storedAddress(company?.profile)?.country, STORED_CONFIDENCE, person.sourceUrl);
+      const numbers = phoneRecord(
+        person.phone,
+        storedAddress(company?.profile)?.country,
+        STORED_CONFIDENCE,
+        person.sourceUrl,
+      );
       return numbers.length === 0 ? {} : { phoneNumbers: { value: numbers, confidence: STORED_CONFIDENCE } };
     },
   };

@@ -19,9 +19,15 @@ afterAll(async () => {
 
 describe("websitePeopleSearchProvider", () => {
   it("lists everyone the site names, with the address it shows (or its format gives) them", async () => {
-    const fields = values(await websitePeopleSearchProvider(options).enrich({ domain: "acme.example", wanted: 100 }, context));
+    const fields = values(
+      await websitePeopleSearchProvider(options).enrich({ domain: "acme.example", wanted: 100 }, context),
+    );
     expect(fields.domain).toBe("acme.example");
-    expect((fields.people as { fullName: string; email: string | null; confidence: number; seniority: string | null }[]).map((person) => [person.fullName, person.email, person.confidence, person.seniority])).toEqual([
+    expect(
+      (fields.people as { fullName: string; email: string | null; confidence: number; seniority: string | null }[]).map(
+        (person) => [person.fullName, person.email, person.confidence, person.seniority],
+      ),
+    ).toEqual([
       ["Jordan Ellis", "jordan.ellis@acme.example", 95, "executive"],
       ["Priya Natarajan", "priya.natarajan@acme.example", 90, "executive"],
       ["Tomás Reyes", "tomas.reyes@acme.example", 90, "senior"],
@@ -31,6 +37,8 @@ describe("websitePeopleSearchProvider", () => {
   });
 
   it("answers the domain alone for a site that names nobody", async () => {
-    expect(values(await websitePeopleSearchProvider(options).enrich({ domain: "other.example", wanted: 100 }, context))).toEqual({ domain: "other.example" });
+    expect(
+      values(await websitePeopleSearchProvider(options).enrich({ domain: "other.example", wanted: 100 }, context)),
+    ).toEqual({ domain: "other.example" });
   });
 });

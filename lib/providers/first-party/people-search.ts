@@ -32,7 +32,8 @@ export function websitePeopleSearchProvider(options: FirstPartyOptions): Enrichm
         twitter: person.twitter,
         confidence: SEARCH_CONFIDENCE[person.evidence],
       }));
-      if (people.length > 0) fields.people = { value: people, confidence: Math.max(...people.map((person) => person.confidence)) / 100 };
+      if (people.length > 0)
+        fields.people = { value: people, confidence: Math.max(...people.map((person) => person.confidence)) / 100 };
       return fields;
     },
   };

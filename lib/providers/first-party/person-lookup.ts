@@ -31,7 +31,11 @@ const spelling = (name: string) => nameSpellings(name)[0] ?? "";
 const domainOfEmail = (email: string) => email.slice(email.lastIndexOf("@") + 1);
 
 /** The site names this person: same first name, and the same last name (or the last word of the full name). */
-export function isNamed(person: { firstName: string; lastName: string; fullName?: string }, firstName: string, lastName: string): boolean {
+export function isNamed(
+  person: { firstName: string; lastName: string; fullName?: string },
+  firstName: string,
+  lastName: string,
+): boolean {
   if (spelling(person.firstName) !== spelling(firstName) || spelling(lastName) === "") return false;
   const lastWord = person.fullName?.trim().split(/\s+/).at(-1) ?? person.lastName;
   return spelling(person.lastName) === spelling(lastName) || spelling(lastWord) === spelling(lastName);
@@ -67,12 +71,17 @@ function personWithEmail(snapshot: CompanySnapshot, email: string): IdentifiedPe
   if (owner && seenOnSite(snapshot, email)) return { person: owner, confidence: ON_SITE_CONFIDENCE };
   if (pattern === null || pattern.confidence < MIN_PATTERN_CONFIDENCE) return null;
   const site = siteOf(snapshot.domain);
-  const fitting = people.filter((person) => emailFromPattern(pattern.pattern, person.firstName, person.lastName, site) === email);
+  const fitting = people.filter(
+    (person) => emailFromPattern(pattern.pattern, person.firstName, person.lastName, site) === email,
+  );
   return fitting.length === 1 ? { person: fitting[0]!, confidence: BY_PATTERN_CONFIDENCE * pattern.confidence } : null;
 }
 
 /** The person asked about, on their company's site now: by their address's domain, or by the store's record of them. */
-export async function identifyOnSite(options: FirstPartyOptions, input: PersonLookupInput): Promise<{ snapshot: CompanySnapshot; found: IdentifiedPerson } | null> {
+export async function identifyOnSite(
+  options: FirstPartyOptions,
+  input: PersonLookupInput,
+): Promise<{ snapshot: CompanySnapshot; found: IdentifiedPerson } | null> {
   if (input.email !== undefined) {
     const domain = domainOfEmail(input.email);
     // A mailbox service's site says nothing about its users.
@@ -93,9 +102,16 @@ export async function identifyOnSite(options: FirstPartyOptions, input: PersonLo
 }
 
 /** The address the site shows (or its format gives) this person, with whether it was seen. */
-export function siteAddressOf(snapshot: CompanySnapshot, person: FoundPerson): { address: string; seen: boolean } | null {
-  if (person.email !== null && snapshot.siteEmails.emails.some((record) => record.value === person.email)) return { address: person.email, seen: true };
-  const record = snapshot.siteEmails.emails.find((item) => item.type === "personal" && item.firstName !== null && isNamed(person, item.firstName, item.lastName ?? ""));
+export function siteAddressOf(
+  snapshot: CompanySnapshot,
+  person: FoundPerson,
+): { address: string; seen: boolean } | null {
+  if (person.email !== null && snapshot.siteEmails.emails.some((record) => record.value === person.email))
+    return { address: person.email, seen: true };
+  const record = snapshot.siteEmails.emails.find(
+    (item) =>
+      item.type === "personal" && item.firstName !== null && isNamed(person, item.firstName, item.lastName ?? ""),
+  );
   return record ? { address: record.value, seen: seenOnSite(snapshot, record.value) } : null;
 }
 

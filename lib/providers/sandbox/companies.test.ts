@@ -1,5 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { companyDiscoverDataSchema, companyProfileDataSchema, companySearchDataSchema } from "@/lib/contracts/companies";
+import {
+  companyDiscoverDataSchema,
+  companyProfileDataSchema,
+  companySearchDataSchema,
+} from "@/lib/contracts/companies";
 import {
   COMPANY_PROFILE_FIELDS,
   compareDiscoverHits,
@@ -8,13 +12,18 @@ import {
   type CompanyDiscoverProviderInput,
   type CompanySearchHit,
 } from "@/lib/providers/fields/company";
-import { sandboxCompanyDiscoverProvider, sandboxCompanyEnrichProvider, sandboxCompanySearchProvider } from "./companies";
+import {
+  sandboxCompanyDiscoverProvider,
+  sandboxCompanyEnrichProvider,
+  sandboxCompanySearchProvider,
+} from "./companies";
 
 const context = () => ({ signal: new AbortController().signal });
 const NO_FILTERS = { industry: [], keywords: [], technologies: [] };
 
 async function search(query: string, wanted = 500): Promise<CompanySearchHit[]> {
-  return (await sandboxCompanySearchProvider.enrich({ query, wanted }, context())).companies?.value as CompanySearchHit[];
+  return (await sandboxCompanySearchProvider.enrich({ query, wanted }, context())).companies
+    ?.value as CompanySearchHit[];
 }
 
 async function discover(input: Partial<CompanyDiscoverProviderInput>): Promise<CompanyDiscoverHit[]> {
@@ -63,14 +72,25 @@ describe("sandbox companies/enrich", () => {
     expect(profile.name).toBe("Sandbox Co (stripe.com)");
     expect(profile.phone).toMatch(/^\+1-202-555-01\d\d$/);
     for (const host of hostsIn(profile)) expect(host).toMatch(/\.example$/);
-    const sizes: Record<string, [number, number]> = { "1-10": [1, 10], "11-50": [11, 50], "51-200": [51, 200], "201-500": [201, 500], "501-1000": [501, 1000], "1001-5000": [1001, 5000] };
+    const sizes: Record<string, [number, number]> = {
+      "1-10": [1, 10],
+      "11-50": [11, 50],
+      "51-200": [51, 200],
+      "201-500": [201, 500],
+      "501-1000": [501, 1000],
+      "1001-5000": [1001, 5000],
+    };
     const [fewest, most] = sizes[profile.sizeRange as string]!;
     expect(profile.employeeCount).toBeGreaterThanOrEqual(fewest);
     expect(profile.employeeCount).toBeLessThanOrEqual(most);
   });
 
   it("answers different domains differently", async () => {
-    const profiles = await Promise.all(Array.from({ length: 20 }, (_, index) => sandboxCompanyEnrichProvider.enrich({ domain: `company-${index}.com` }, context())));
+    const profiles = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        sandboxCompanyEnrichProvider.enrich({ domain: `company-${index}.com` }, context()),
+      ),
+    );
     expect(new Set(profiles.map((profile) => JSON.stringify(profile))).size).toBe(20);
     expect(new Set(profiles.map((profile) => profile.industry?.value)).size).toBeGreaterThan(1);
   });
@@ -79,7 +99,12 @@ describe("sandbox companies/enrich", () => {
 describe("sandbox companies/search", () => {
   it("ranks the company named exactly the query first, at the query's slug, then 7 to 39 others best first", async () => {
     const hits = await search("acme analytics");
-    expect(hits[0]).toEqual({ domain: "acme-analytics.example", name: "Acme Analytics", description: 'A synthetic company named "Acme Analytics".', score: 1 });
+    expect(hits[0]).toEqual({
+      domain: "acme-analytics.example",
+      name: "Acme Analytics",
+      description: 'A synthetic company named "Acme Analytics".',
+      score: 1,
+    });
     expect(hits.length).toBeGreaterThanOrEqual(8);
     expect(hits.length).toBeLessThanOrEqual(40);
     expect(hits).toEqual([...hits].sort(compareSearchHits));

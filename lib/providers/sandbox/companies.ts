@@ -121,7 +121,18 @@ export const sandboxCompanyEnrichProvider: EnrichmentProvider<CompanyEnrichProvi
 // companies/search
 
 const NAME_PREFIXES = ["Sandbox", "North", "Bright", "Blue", "First", "Summit", "Harbor", "Pioneer"] as const;
-const NAME_SUFFIXES = ["Labs", "Group", "Systems", "Partners", "Works", "Digital", "Holdings", "Studio", "Analytics", "Solutions"] as const;
+const NAME_SUFFIXES = [
+  "Labs",
+  "Group",
+  "Systems",
+  "Partners",
+  "Works",
+  "Digital",
+  "Holdings",
+  "Studio",
+  "Analytics",
+  "Solutions",
+] as const;
 
 /**
  * 8–40 companies for a query: first the one named exactly that (score 1; its domain is the query's slug under
@@ -141,7 +152,12 @@ function sandboxSearch(query: string, wanted: number): CompanySearchHit[] {
     description: `A synthetic company whose name resembles "${base}".`,
     score: random.int(300, 950) / 1000,
   }));
-  const exact = { domain: `${slug(query)}.example`, name: base, description: `A synthetic company named "${base}".`, score: 1 };
+  const exact = {
+    domain: `${slug(query)}.example`,
+    name: base,
+    description: `A synthetic company named "${base}".`,
+    score: 1,
+  };
   return [exact, ...others].sort(compareSearchHits).slice(0, wanted);
 }
 
@@ -159,7 +175,18 @@ export const sandboxCompanySearchProvider: EnrichmentProvider<CompanySearchProvi
 // ---------------------------------------------------------------------------------------------------------------
 // companies/discover
 
-const LOOKALIKE_KEYWORDS = ["analytics", "platform", "logistics", "software", "data", "automation", "cloud", "marketing", "payment", "retail"] as const;
+const LOOKALIKE_KEYWORDS = [
+  "analytics",
+  "platform",
+  "logistics",
+  "software",
+  "data",
+  "automation",
+  "cloud",
+  "marketing",
+  "payment",
+  "retail",
+] as const;
 
 /**
  * 5–30 companies for a request. With a domain: lookalikes scored 0.2–0.95 that share some synthetic keywords; with
@@ -172,11 +199,12 @@ function sandboxDiscover(input: CompanyDiscoverProviderInput): CompanyDiscoverHi
   const count = random.int(5, 30);
   const numbers = random.shuffle(Array.from({ length: 90 }, (_, index) => index + 10)).slice(0, count);
   const hits = numbers.map((number): CompanyDiscoverHit => {
-    const matched = input.domain !== undefined
-      ? random.shuffle(LOOKALIKE_KEYWORDS).slice(0, random.int(1, 4))
-      : listed.length > 0
-        ? random.shuffle(listed).slice(0, random.int(1, listed.length))
-        : [];
+    const matched =
+      input.domain !== undefined
+        ? random.shuffle(LOOKALIKE_KEYWORDS).slice(0, random.int(1, 4))
+        : listed.length > 0
+          ? random.shuffle(listed).slice(0, random.int(1, listed.length))
+          : [];
     return {
       domain: `${input.domain !== undefined ? "lookalike" : "discovered"}-${number}.example`,
       name: `Sandbox ${input.domain !== undefined ? "Lookalike" : "Discovery"} ${number}`,

@@ -6,7 +6,9 @@ import { sandboxDomainEmailsProvider } from "./domain-emails";
 const context = () => ({ signal: new AbortController().signal });
 const DOMAINS = Array.from({ length: 40 }, (_, index) => `company-${index}.com`);
 
-async function emailsFor(input: Partial<DomainEmailsProviderInput>): Promise<{ fields: ProviderFields; emails: EmailRecord[] }> {
+async function emailsFor(
+  input: Partial<DomainEmailsProviderInput>,
+): Promise<{ fields: ProviderFields; emails: EmailRecord[] }> {
   const fields = await sandboxDomainEmailsProvider.enrich({ wanted: 10, ...input }, context());
   return { fields, emails: fields.emails?.value as EmailRecord[] };
 }
@@ -29,8 +31,20 @@ afterEach(() => {
 
 describe("sandbox domain-emails", () => {
   it("is free, internal and supplies every domain-emails field", () => {
-    expect(sandboxDomainEmailsProvider).toMatchObject({ id: "sandbox", operation: "companies_domain_emails", costCents: 0 });
-    expect([...sandboxDomainEmailsProvider.supplies].sort()).toEqual(["acceptAll", "disposable", "domain", "emails", "organization", "pattern", "webmail"]);
+    expect(sandboxDomainEmailsProvider).toMatchObject({
+      id: "sandbox",
+      operation: "companies_domain_emails",
+      costCents: 0,
+    });
+    expect([...sandboxDomainEmailsProvider.supplies].sort()).toEqual([
+      "acceptAll",
+      "disposable",
+      "domain",
+      "emails",
+      "organization",
+      "pattern",
+      "webmail",
+    ]);
   });
 
   it("answers the same input byte for byte the same, whenever it is asked", async () => {
@@ -43,7 +57,9 @@ describe("sandbox domain-emails", () => {
   });
 
   it("answers different domains differently", async () => {
-    const answers = await Promise.all(DOMAINS.map(async (domain) => JSON.stringify((await emailsFor({ domain })).emails)));
+    const answers = await Promise.all(
+      DOMAINS.map(async (domain) => JSON.stringify((await emailsFor({ domain })).emails)),
+    );
     expect(new Set(answers).size).toBe(DOMAINS.length);
   });
 
@@ -84,7 +100,9 @@ describe("sandbox domain-emails", () => {
       expect(new Set(emails.map((email) => email.value)).size).toBe(emails.length);
       expect(emails.some((email) => email.type === "personal")).toBe(true);
       expect(emails.some((email) => email.type === "generic")).toBe(true);
-      expect(emails.map((email) => email.confidence)).toEqual(emails.map((email) => email.confidence).sort((a, b) => b - a));
+      expect(emails.map((email) => email.confidence)).toEqual(
+        emails.map((email) => email.confidence).sort((a, b) => b - a),
+      );
       for (const email of emails) {
         expect(Number.isInteger(email.confidence) && email.confidence >= 0 && email.confidence <= 100).toBe(true);
         expect(email.sources).toEqual([{ uri: expect.stringMatching(/^https:\/\//), extractedOn: "2026-01-15" }]);
@@ -93,7 +111,13 @@ describe("sandbox domain-emails", () => {
           expect(email.value).toBe(`${email.firstName}.${email.lastName}@${email.value.split("@")[1]}`.toLowerCase());
           expect(email.position && email.seniority && email.department).toBeTruthy();
         } else {
-          expect([email.firstName, email.lastName, email.position, email.seniority, email.department]).toEqual([null, null, null, null, null]);
+          expect([email.firstName, email.lastName, email.position, email.seniority, email.department]).toEqual([
+            null,
+            null,
+            null,
+            null,
+            null,
+          ]);
         }
       }
     }
@@ -129,7 +153,11 @@ describe("sandbox domain-emails", () => {
         const expected = all.filter(
           (email) =>
             (!filter.type || email.type === filter.type) &&
-            (!filter.seniority || filter.seniority.toLowerCase().split(",").includes(email.seniority ?? "")) &&
+            (!filter.seniority ||
+              filter.seniority
+                .toLowerCase()
+                .split(",")
+                .includes(email.seniority ?? "")) &&
             (!filter.department || email.department === filter.department),
         );
         expect(emails).toEqual(expected);

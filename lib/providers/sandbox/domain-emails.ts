@@ -1,6 +1,19 @@
-import { DOMAIN_EMAIL_FIELDS, type DomainEmailsProviderInput, type EmailRecord } from "@/lib/providers/fields/domain-emails";
+import {
+  DOMAIN_EMAIL_FIELDS,
+  type DomainEmailsProviderInput,
+  type EmailRecord,
+} from "@/lib/providers/fields/domain-emails";
 import type { EnrichmentProvider } from "@/lib/providers/provider";
-import { certain, generator, normalizeDomain, SANDBOX_DATE, sandboxDomainFor, slug, SANDBOX_FIRST_NAMES, SANDBOX_LAST_NAMES } from "./kit";
+import {
+  certain,
+  generator,
+  normalizeDomain,
+  SANDBOX_DATE,
+  sandboxDomainFor,
+  slug,
+  SANDBOX_FIRST_NAMES,
+  SANDBOX_LAST_NAMES,
+} from "./kit";
 
 /* What test keys get from domain-emails: a company's synthetic mailboxes (kit.ts says what every sandbox promises). */
 
@@ -75,25 +88,24 @@ function sandboxEmails(mailDomain: string): EmailRecord[] {
       verification: verification(),
     };
   });
-  const generic = random.shuffle(GENERIC_MAILBOXES)
+  const generic = random
+    .shuffle(GENERIC_MAILBOXES)
     .slice(0, genericCount)
-    .map(
-      (mailbox): EmailRecord => ({
-        value: `${mailbox}@${mailDomain}`,
-        type: "generic",
-        confidence: random.int(50, 85),
-        firstName: null,
-        lastName: null,
-        position: null,
-        seniority: null,
-        department: null,
-        linkedin: null,
-        twitter: null,
-        phoneNumber: null,
-        sources: sources("contact"),
-        verification: verification(),
-      }),
-    );
+    .map((mailbox): EmailRecord => ({
+      value: `${mailbox}@${mailDomain}`,
+      type: "generic",
+      confidence: random.int(50, 85),
+      firstName: null,
+      lastName: null,
+      position: null,
+      seniority: null,
+      department: null,
+      linkedin: null,
+      twitter: null,
+      phoneNumber: null,
+      sources: sources("contact"),
+      verification: verification(),
+    }));
   return [...personal, ...generic].sort((a, b) => b.confidence - a.confidence || (a.value < b.value ? -1 : 1));
 }
 

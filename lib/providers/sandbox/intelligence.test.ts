@@ -28,7 +28,11 @@ afterEach(() => {
 
 describe("sandbox intelligence", () => {
   it("is free, internal and supplies every intelligence field", () => {
-    expect(sandboxIntelligenceProvider).toMatchObject({ id: "sandbox", operation: "companies_intelligence", costCents: 0 });
+    expect(sandboxIntelligenceProvider).toMatchObject({
+      id: "sandbox",
+      operation: "companies_intelligence",
+      costCents: 0,
+    });
     expect([...sandboxIntelligenceProvider.supplies].sort()).toEqual(["competitors", "funding", "technographics"]);
   });
 
@@ -62,7 +66,8 @@ describe("sandbox intelligence", () => {
         expect(round.date! < "2026-01-15").toBe(true);
         expect(round.amountUsd! % 100_000).toBe(0);
         expect(round.investors.length).toBeGreaterThanOrEqual(1);
-        for (const investor of round.investors) expect(investor).toMatch(/^(Sandbox|Example|Placeholder|Testbed|Fixture|Mock) /);
+        for (const investor of round.investors)
+          expect(investor).toMatch(/^(Sandbox|Example|Placeholder|Testbed|Fixture|Mock) /);
       }
     }
   });
@@ -104,7 +109,9 @@ describe("sandbox intelligence", () => {
       }
     }
     const names = new Set<string>();
-    for (const domain of DOMAINS) for (const technology of (await signalFor(domain, "technographics")).technographics?.value as Technology[]) names.add(technology.name);
+    for (const domain of DOMAINS)
+      for (const technology of (await signalFor(domain, "technographics")).technographics?.value as Technology[])
+        names.add(technology.name);
     expect(names).toContain("React");
     expect(names).toContain("Cloudflare");
   });

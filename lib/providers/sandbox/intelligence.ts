@@ -19,7 +19,14 @@ const ROUND_TYPES = [
   { type: "series_b", min: 150, max: 400 },
   { type: "series_c", min: 400, max: 1000 },
 ] as const;
-const INVESTORS = ["Sandbox Ventures", "Example Capital", "Placeholder Partners", "Testbed Fund", "Fixture Growth", "Mock Angels"] as const;
+const INVESTORS = [
+  "Sandbox Ventures",
+  "Example Capital",
+  "Placeholder Partners",
+  "Testbed Fund",
+  "Fixture Growth",
+  "Mock Angels",
+] as const;
 const TECHNOLOGIES = [
   { name: "React", category: "javascript_framework" },
   { name: "Next.js", category: "javascript_framework" },

@@ -1,8 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { EmailCandidate, PersonEmailFinding, PersonSearchRecord, PhoneNumberRecord } from "@/lib/providers/fields/people";
-import { PEOPLE_EMAIL_FIELDS, PEOPLE_ENRICH_FIELDS, PEOPLE_MOBILE_FIELDS, PEOPLE_SEARCH_FIELDS } from "@/lib/providers/fields/people";
+import type {
+  EmailCandidate,
+  PersonEmailFinding,
+  PersonSearchRecord,
+  PhoneNumberRecord,
+} from "@/lib/providers/fields/people";
+import {
+  PEOPLE_EMAIL_FIELDS,
+  PEOPLE_ENRICH_FIELDS,
+  PEOPLE_MOBILE_FIELDS,
+  PEOPLE_SEARCH_FIELDS,
+} from "@/lib/providers/fields/people";
 import type { ProviderFields } from "@/lib/providers/provider";
-import { sandboxPeopleSearchProvider, sandboxPersonEmailProvider, sandboxPersonPhoneProvider, sandboxPersonProfileProvider } from "./people";
+import {
+  sandboxPeopleSearchProvider,
+  sandboxPersonEmailProvider,
+  sandboxPersonPhoneProvider,
+  sandboxPersonProfileProvider,
+} from "./people";
 
 const context = () => ({ signal: new AbortController().signal });
 const value = <T>(fields: ProviderFields, name: string) => fields[name]?.value as T;
@@ -66,10 +81,18 @@ describe("sandbox people/email", () => {
     expect(candidates[0]).toEqual({ email: finding.email, confidence: finding.confidence, reason: finding.reason });
     expect(candidates.length).toBeGreaterThanOrEqual(2);
     for (const candidate of candidates) expect(candidate.email).toMatch(/@stripe-com\.example$/);
-    expect(candidates.map((candidate) => candidate.confidence)).toEqual([...candidates.map((candidate) => candidate.confidence)].sort((a, b) => b - a));
+    expect(candidates.map((candidate) => candidate.confidence)).toEqual(
+      [...candidates.map((candidate) => candidate.confidence)].sort((a, b) => b - a),
+    );
     expect(finding.sources).toEqual([{ uri: "https://stripe-com.example/team", extractedOn: "2026-01-15" }]);
     // Everyone at a company gets its one format.
-    const patterns = await Promise.all([["Ada", "Quill"], ["Bo", "Park"], ["Cy", "Diaz"]].map(async ([first, last]) => value<string>(await email(first!, last!), "pattern")));
+    const patterns = await Promise.all(
+      [
+        ["Ada", "Quill"],
+        ["Bo", "Park"],
+        ["Cy", "Diaz"],
+      ].map(async ([first, last]) => value<string>(await email(first!, last!), "pattern")),
+    );
     expect(new Set([...patterns, value<string>(fields, "pattern")]).size).toBe(1);
   });
 });
@@ -82,21 +105,35 @@ describe("sandbox people/enrich", () => {
       email: { value: "maria.gonzalez@acme.example" },
       company: { value: { name: "Sandbox Co (acme.example)", domain: "acme.example" } },
     });
-    for (const profile of value<{ url: string }[]>(fields, "socialProfiles")) expect(new URL(profile.url).hostname).toMatch(/\.example$/);
+    for (const profile of value<{ url: string }[]>(fields, "socialProfiles"))
+      expect(new URL(profile.url).hostname).toMatch(/\.example$/);
   });
 
   it("keeps the profile URL it was asked about", async () => {
-    const fields = await sandboxPersonProfileProvider.enrich({ linkedinUrl: "https://www.linkedin.com/in/ada-quill" }, context());
+    const fields = await sandboxPersonProfileProvider.enrich(
+      { linkedinUrl: "https://www.linkedin.com/in/ada-quill" },
+      context(),
+    );
     expect(value<string>(fields, "fullName")).toBe("Ada Quill");
-    expect(value<{ network: string; url: string }[]>(fields, "socialProfiles")[0]).toEqual({ network: "linkedin", url: "https://www.linkedin.com/in/ada-quill" });
+    expect(value<{ network: string; url: string }[]>(fields, "socialProfiles")[0]).toEqual({
+      network: "linkedin",
+      url: "https://www.linkedin.com/in/ada-quill",
+    });
     expect(value<string>(fields, "email")).toMatch(/^ada\.quill@sandbox-company-\d+\.example$/);
   });
 });
 
 describe("sandbox people/mobile", () => {
   it("answers fictional 555-01xx numbers in E.164, a mobile first", async () => {
-    for (const input of [{ email: "a.b@stripe.com" }, { email: "c.d@stripe.com" }, { linkedinUrl: "https://www.linkedin.com/in/e-f" }]) {
-      const numbers = value<PhoneNumberRecord[]>(await sandboxPersonPhoneProvider.enrich(input, context()), "phoneNumbers");
+    for (const input of [
+      { email: "a.b@stripe.com" },
+      { email: "c.d@stripe.com" },
+      { linkedinUrl: "https://www.linkedin.com/in/e-f" },
+    ]) {
+      const numbers = value<PhoneNumberRecord[]>(
+        await sandboxPersonPhoneProvider.enrich(input, context()),
+        "phoneNumbers",
+      );
       expect(numbers[0]!.type).toBe("mobile");
       for (const phone of numbers) {
         expect(phone.number).toMatch(/^\+1\d{3}55501\d{2}$/);
@@ -110,7 +147,12 @@ describe("sandbox people/mobile", () => {
 describe("sandbox people/search", () => {
   it("answers 5–25 distinct people per company, each with a known seniority, and other companies differently", async () => {
     const answers = await Promise.all(
-      Array.from({ length: 20 }, async (_, index) => value<PersonSearchRecord[]>(await sandboxPeopleSearchProvider.enrich({ domain: `company-${index}.com`, wanted: 100 }, context()), "people")),
+      Array.from({ length: 20 }, async (_, index) =>
+        value<PersonSearchRecord[]>(
+          await sandboxPeopleSearchProvider.enrich({ domain: `company-${index}.com`, wanted: 100 }, context()),
+          "people",
+        ),
+      ),
     );
     for (const people of answers) {
       expect(people.length).toBeGreaterThanOrEqual(5);

@@ -14,7 +14,16 @@ import {
 } from "@/lib/providers/fields/people";
 import type { EnrichmentProvider } from "@/lib/providers/provider";
 import { emailFromPattern } from "@/lib/providers/first-party/email/email-pattern";
-import { certain, generator, type Generator, SANDBOX_DATE, sandboxDomainFor, slug, SANDBOX_FIRST_NAMES, SANDBOX_LAST_NAMES } from "./kit";
+import {
+  certain,
+  generator,
+  type Generator,
+  SANDBOX_DATE,
+  sandboxDomainFor,
+  slug,
+  SANDBOX_FIRST_NAMES,
+  SANDBOX_LAST_NAMES,
+} from "./kit";
 
 /*
  * What test keys get from the people operations, in the style of every sandbox (kit.ts): every answer is a pure
@@ -67,7 +76,10 @@ export const sandboxPersonEmailProvider: EnrichmentProvider<PeopleEmailProviderI
     const mailDomain = sandboxDomainFor(domain);
     // The company's format depends on the company alone, so every person there gets the same one.
     const pattern = generator("people-email:pattern", mailDomain).pick(PATTERNS);
-    const random = generator("people-email", `${input.firstName.toLowerCase()}|${input.lastName.toLowerCase()}|${mailDomain}`);
+    const random = generator(
+      "people-email",
+      `${input.firstName.toLowerCase()}|${input.lastName.toLowerCase()}|${mailDomain}`,
+    );
     const role = random.pick(ROLES);
     const addresses = [pattern, ...PATTERNS.filter((other) => other !== pattern).slice(0, random.int(1, 2))]
       .map((item) => emailFromPattern(item, input.firstName, input.lastName, mailDomain))
@@ -112,9 +124,13 @@ function namesFrom(text: string, random: Generator): { firstName: string; lastNa
 function sandboxProfile(input: PeopleEnrichProviderInput) {
   const key = input.email ?? input.linkedinUrl ?? "";
   const random = generator("people-enrich", key);
-  const local = input.email ? input.email.slice(0, input.email.indexOf("@")) : (input.linkedinUrl ?? "").replace(/^.*\/in\//, "");
+  const local = input.email
+    ? input.email.slice(0, input.email.indexOf("@"))
+    : (input.linkedinUrl ?? "").replace(/^.*\/in\//, "");
   const { firstName, lastName } = namesFrom(local, random);
-  const domain = input.email ? sandboxDomainFor(input.email.slice(input.email.lastIndexOf("@") + 1)) : `sandbox-company-${random.int(1, 40)}.example`;
+  const domain = input.email
+    ? sandboxDomainFor(input.email.slice(input.email.lastIndexOf("@") + 1))
+    : `sandbox-company-${random.int(1, 40)}.example`;
   const handle = `${slug(firstName)}-${slug(lastName)}`;
   return { random, firstName, lastName, domain, handle };
 }
@@ -157,10 +173,13 @@ export const sandboxPersonPhoneProvider: EnrichmentProvider<PeopleMobileProvider
   async enrich(input) {
     const random = generator("people-mobile", input.email ?? input.linkedinUrl ?? "");
     const source = `https://${input.email ? sandboxDomainFor(input.email.slice(input.email.lastIndexOf("@") + 1)) : "directory.example"}/team`;
-    const numbers: PhoneNumberRecord[] = [{ number: sandboxPhone(random), type: "mobile", confidence: random.int(70, 95) / 100, source }];
+    const numbers: PhoneNumberRecord[] = [
+      { number: sandboxPhone(random), type: "mobile", confidence: random.int(70, 95) / 100, source },
+    ];
     if (random.int(0, 1) === 1) {
       const work = sandboxPhone(random);
-      if (work !== numbers[0]!.number) numbers.push({ number: work, type: "work", confidence: random.int(50, 69) / 100, source });
+      if (work !== numbers[0]!.number)
+        numbers.push({ number: work, type: "work", confidence: random.int(50, 69) / 100, source });
     }
     return { phoneNumbers: certain(numbers) };
   },

@@ -27,7 +27,13 @@ afterAll(async () => {
 });
 
 function provider(overrides: { apiKey?: string; baseUrl?: string; timeoutMs?: number } = {}) {
-  return createBuiltWithTechnographicsProvider({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, http, now: () => NOW, ...overrides });
+  return createBuiltWithTechnographicsProvider({
+    apiKey: fake.apiKey,
+    baseUrl: fake.baseUrl,
+    http,
+    now: () => NOW,
+    ...overrides,
+  });
 }
 
 function enrich(domain: string, signal: IntelligenceSignal = "technographics", abort = AbortSignal.timeout(10_000)) {
@@ -35,13 +41,26 @@ function enrich(domain: string, signal: IntelligenceSignal = "technographics", a
 }
 
 function failure(call: Promise<unknown>, apiKey = fake.apiKey) {
-  return vendorFailure(call, [/built ?with/i, apiKey, /invalid or missing|too many requests|temporarily unavailable|lookup must be/i]);
+  return vendorFailure(call, [
+    /built ?with/i,
+    apiKey,
+    /invalid or missing|too many requests|temporarily unavailable|lookup must be/i,
+  ]);
 }
 
 describe("technographics adapter: mapping", () => {
   it("is an internal technographics provider costing 5 cents by default", () => {
-    expect(provider()).toMatchObject({ id: "builtwith", operation: "companies_intelligence", supplies: ["technographics"], costCents: 5, timeoutMs: 10_000 });
-    expect(createBuiltWithTechnographicsProvider({ apiKey: "k", http, costCents: 2, timeoutMs: 5_000 })).toMatchObject({ costCents: 2, timeoutMs: 5_000 });
+    expect(provider()).toMatchObject({
+      id: "builtwith",
+      operation: "companies_intelligence",
+      supplies: ["technographics"],
+      costCents: 5,
+      timeoutMs: 10_000,
+    });
+    expect(createBuiltWithTechnographicsProvider({ apiKey: "k", http, costCents: 2, timeoutMs: 5_000 })).toMatchObject({
+      costCents: 2,
+      timeoutMs: 5_000,
+    });
     expect(() => createBuiltWithTechnographicsProvider({ apiKey: "", http })).toThrow(/API key/);
   });
 
@@ -50,13 +69,48 @@ describe("technographics adapter: mapping", () => {
       technographics: {
         value: [
           // Last seen nine months ago: probably, not surely, still there.
-          { name: "Drift", category: "Live Chat", confidence: 0.6, firstDetected: "2020-01-15", lastDetected: "2025-03-10", evidence: EVIDENCE },
-          { name: "Google Analytics", category: "Audience Measurement", confidence: 0.9, firstDetected: "2019-02-10", lastDetected: "2025-11-20", evidence: EVIDENCE },
+          {
+            name: "Drift",
+            category: "Live Chat",
+            confidence: 0.6,
+            firstDetected: "2020-01-15",
+            lastDetected: "2025-03-10",
+            evidence: EVIDENCE,
+          },
+          {
+            name: "Google Analytics",
+            category: "Audience Measurement",
+            confidence: 0.9,
+            firstDetected: "2019-02-10",
+            lastDetected: "2025-11-20",
+            evidence: EVIDENCE,
+          },
           // On the site and on the shop subdomain (spelt differently there): the earliest and the latest sightings.
-          { name: "jQuery", category: "javascript", confidence: 0.9, firstDetected: "2017-09-01", lastDetected: "2025-11-25", evidence: EVIDENCE },
+          {
+            name: "jQuery",
+            category: "javascript",
+            confidence: 0.9,
+            firstDetected: "2017-09-01",
+            lastDetected: "2025-11-25",
+            evidence: EVIDENCE,
+          },
           // Not seen for over two years.
-          { name: "Marketo", category: "Marketing Automation", confidence: 0.3, firstDetected: "2017-06-01", lastDetected: "2023-08-01", evidence: EVIDENCE },
-          { name: "Stripe", category: "Payments Processor", confidence: 0.9, firstDetected: "2021-04-01", lastDetected: "2025-11-28", evidence: EVIDENCE },
+          {
+            name: "Marketo",
+            category: "Marketing Automation",
+            confidence: 0.3,
+            firstDetected: "2017-06-01",
+            lastDetected: "2023-08-01",
+            evidence: EVIDENCE,
+          },
+          {
+            name: "Stripe",
+            category: "Payments Processor",
+            confidence: 0.9,
+            firstDetected: "2021-04-01",
+            lastDetected: "2025-11-28",
+            evidence: EVIDENCE,
+          },
         ] satisfies Technology[],
         confidence: 0.9,
       },
@@ -77,7 +131,9 @@ describe("technographics adapter: mapping", () => {
   });
 
   it("asks nothing for another signal", async () => {
-    const { result, requests } = await withRequestCount(fake.requests, () => enrich("acme-robotics.example", "funding"));
+    const { result, requests } = await withRequestCount(fake.requests, () =>
+      enrich("acme-robotics.example", "funding"),
+    );
     expect(result).toEqual({});
     expect(requests).toBe(0);
   });
@@ -88,14 +144,24 @@ describe("technographics adapter: request", () => {
     await enrich("acme-robotics.example");
     const request = fake.requests.at(-1);
     expect(request).toMatchObject({ method: "GET", path: "/v22/api.json" });
-    expect(request?.query).toEqual({ KEY: fake.apiKey, LOOKUP: "acme-robotics.example", NOMETA: "yes", NOPII: "yes", NOATTR: "yes", HIDEDL: "yes" });
+    expect(request?.query).toEqual({
+      KEY: fake.apiKey,
+      LOOKUP: "acme-robotics.example",
+      NOMETA: "yes",
+      NOPII: "yes",
+      NOATTR: "yes",
+      HIDEDL: "yes",
+    });
     expect(request?.headers.accept).toBe("application/json");
     expect(request?.headers["user-agent"]).toBe(http.userAgent);
   });
 
   it("encodes hostile input as data, never as extra parameters", async () => {
     await failure(enrich("a.example&KEY=stolen&LOOKUP=b.example"));
-    expect(fake.requests.at(-1)?.query).toMatchObject({ KEY: fake.apiKey, LOOKUP: "a.example&KEY=stolen&LOOKUP=b.example" });
+    expect(fake.requests.at(-1)?.query).toMatchObject({
+      KEY: fake.apiKey,
+      LOOKUP: "a.example&KEY=stolen&LOOKUP=b.example",
+    });
   });
 });
 
@@ -103,28 +169,48 @@ describe("technographics adapter: failures", () => {
   it("a wrong key: 401, at once, without the key or the vendor's wording", async () => {
     const wrongKey = "00000000-0000-4000-8000-00000000dead";
     const { result: error, requests } = await withRequestCount(fake.requests, () =>
-      failure(provider({ apiKey: wrongKey }).enrich({ domain: "acme-robotics.example", signal: "technographics" }, { signal: AbortSignal.timeout(5_000) }), wrongKey),
+      failure(
+        provider({ apiKey: wrongKey }).enrich(
+          { domain: "acme-robotics.example", signal: "technographics" },
+          { signal: AbortSignal.timeout(5_000) },
+        ),
+        wrongKey,
+      ),
     );
     expect(requests).toBe(1);
     expect(error).toMatchObject({ reason: "unauthorized", message: "upstream answered 401", status: 401 });
   });
 
   it("an error reported in a 200 is a failure, not an empty answer", async () => {
-    expect(await failure(enrich("not a domain"))).toMatchObject({ reason: "rejected", message: "upstream reported an error for the lookup", status: 200 });
+    expect(await failure(enrich("not a domain"))).toMatchObject({
+      reason: "rejected",
+      message: "upstream reported an error for the lookup",
+      status: 200,
+    });
   });
 
   it("429 with a short Retry-After: waits, retries once and answers", async () => {
     fake.enqueue({ mode: "rate_limited", retryAfter: "1" });
     const { result, requests } = await withRequestCount(fake.requests, () => enrich("globex-logistics.example"));
     expect(requests).toBe(2);
-    expect((result.technographics?.value as Technology[]).map((technology) => technology.name)).toEqual(["Cloudflare", "WordPress"]);
+    expect((result.technographics?.value as Technology[]).map((technology) => technology.name)).toEqual([
+      "Cloudflare",
+      "WordPress",
+    ]);
   });
 
   it("429 with a long Retry-After: fails at once with the seconds to wait", async () => {
     fake.setMode("rate_limited");
-    const { result: error, requests } = await withRequestCount(fake.requests, () => failure(enrich("acme-robotics.example")));
+    const { result: error, requests } = await withRequestCount(fake.requests, () =>
+      failure(enrich("acme-robotics.example")),
+    );
     expect(requests).toBe(1);
-    expect(error).toMatchObject({ reason: "rate_limited", message: "upstream answered 429", status: 429, retryAfterSeconds: 45 });
+    expect(error).toMatchObject({
+      reason: "rate_limited",
+      message: "upstream answered 429",
+      status: 429,
+      retryAfterSeconds: 45,
+    });
   });
 
   it("a server error is retried once", async () => {
@@ -143,7 +229,12 @@ describe("technographics adapter: failures", () => {
     fake.setMode("slow");
     const adapter = provider({ timeoutMs: 300 });
     const { result: error, requests } = await withRequestCount(fake.requests, () =>
-      failure(adapter.enrich({ domain: "acme-robotics.example", signal: "technographics" }, { signal: AbortSignal.timeout(10_000) })),
+      failure(
+        adapter.enrich(
+          { domain: "acme-robotics.example", signal: "technographics" },
+          { signal: AbortSignal.timeout(10_000) },
+        ),
+      ),
     );
     expect(requests).toBe(1);
     expect(error).toMatchObject({ reason: "timeout", message: "upstream request timed out" });
@@ -152,15 +243,24 @@ describe("technographics adapter: failures", () => {
   it("a redirect is not followed, so the key in the URL goes nowhere else", async () => {
     fake.setMode("redirect");
     const before = fake.requests.length;
-    expect(await failure(enrich("acme-robotics.example"))).toMatchObject({ reason: "redirected", message: "upstream answered 302" });
+    expect(await failure(enrich("acme-robotics.example"))).toMatchObject({
+      reason: "redirected",
+      message: "upstream answered 302",
+    });
     expect(fake.requests.slice(before).map((request) => request.path)).toEqual(["/v22/api.json"]);
   });
 
   it("a body that is not JSON, or not the documented shape", async () => {
     fake.setMode("malformed");
-    expect(await failure(enrich("acme-robotics.example"))).toMatchObject({ reason: "invalid_body", message: "upstream answered with a body that is not JSON" });
+    expect(await failure(enrich("acme-robotics.example"))).toMatchObject({
+      reason: "invalid_body",
+      message: "upstream answered with a body that is not JSON",
+    });
     fake.setMode("unexpected_shape");
-    expect(await failure(enrich("acme-robotics.example"))).toMatchObject({ reason: "invalid_body", message: "upstream answered with an unexpected body" });
+    expect(await failure(enrich("acme-robotics.example"))).toMatchObject({
+      reason: "invalid_body",
+      message: "upstream answered with an unexpected body",
+    });
   });
 
   it("an unreachable upstream: nothing in the error or its causes carries the key", async () => {
@@ -169,7 +269,12 @@ describe("technographics adapter: failures", () => {
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const adapter = provider({ baseUrl: `http://127.0.0.1:${port}/v22` });
-    const error = await failure(adapter.enrich({ domain: "acme-robotics.example", signal: "technographics" }, { signal: AbortSignal.timeout(5_000) }));
+    const error = await failure(
+      adapter.enrich(
+        { domain: "acme-robotics.example", signal: "technographics" },
+        { signal: AbortSignal.timeout(5_000) },
+      ),
+    );
     expect(error).toMatchObject({ reason: "unavailable", message: "upstream request failed" });
     let cause: unknown = error.cause;
     expect(cause).toBeInstanceOf(Error);

@@ -59,14 +59,22 @@ const textList = z
 
 // The envelope is checked strictly (a renamed `Results` or `Paths` must fail loudly, not read as "no technologies");
 // a single odd technology is dropped rather than failing the lookup.
-const technology = z.object({ Name: z.string().trim().min(1), Tag: text, Categories: textList, FirstDetected: epochMs, LastDetected: epochMs });
+const technology = z.object({
+  Name: z.string().trim().min(1),
+  Tag: text,
+  Categories: textList,
+  FirstDetected: epochMs,
+  LastDetected: epochMs,
+});
 const domainBody = z.object({
   Results: z
     .array(
       z.object({
         Lookup: text,
         Result: z.object({
-          Paths: z.array(z.object({ Technologies: z.array(technology.nullable().catch(null)).nullable().catch(null) })).nullable(),
+          Paths: z
+            .array(z.object({ Technologies: z.array(technology.nullable().catch(null)).nullable().catch(null) }))
+            .nullable(),
         }),
       }),
     )
@@ -88,7 +96,9 @@ interface Sighting {
 }
 
 /** BuiltWith's Domain API as a technographics provider (id "builtwith"). */
-export function createBuiltWithTechnographicsProvider(options: BuiltWithOptions): EnrichmentProvider<IntelligenceProviderInput> {
+export function createBuiltWithTechnographicsProvider(
+  options: BuiltWithOptions,
+): EnrichmentProvider<IntelligenceProviderInput> {
   if (options.apiKey === "") throw new Error("The technographics adapter needs an API key.");
   const baseUrl = new URL(options.baseUrl ?? DEFAULT_BASE_URL).href.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? DEFAULT_VENDOR_TIMEOUT_MS;
@@ -102,7 +112,14 @@ export function createBuiltWithTechnographicsProvider(options: BuiltWithOptions)
     timeoutMs,
     async enrich(input, { signal }) {
       if (input.signal !== "technographics") return {};
-      const query = new URLSearchParams({ KEY: options.apiKey, LOOKUP: input.domain, NOMETA: "yes", NOPII: "yes", NOATTR: "yes", HIDEDL: "yes" });
+      const query = new URLSearchParams({
+        KEY: options.apiKey,
+        LOOKUP: input.domain,
+        NOMETA: "yes",
+        NOPII: "yes",
+        NOATTR: "yes",
+        HIDEDL: "yes",
+      });
       const answer = await requestVendorJson({
         http: options.http,
         url: `${baseUrl}/api.json?${query}`,
@@ -124,7 +141,14 @@ export function createBuiltWithTechnographicsProvider(options: BuiltWithOptions)
         throw new VendorError("rejected", "upstream reported an error for the lookup", { status: answer.status });
       }
       const technologies = toTechnologies(results, now());
-      return technologies.length === 0 ? {} : { technographics: { value: technologies, confidence: Math.max(...technologies.map((item) => item.confidence)) } };
+      return technologies.length === 0
+        ? {}
+        : {
+            technographics: {
+              value: technologies,
+              confidence: Math.max(...technologies.map((item) => item.confidence)),
+            },
+          };
     },
   };
 }

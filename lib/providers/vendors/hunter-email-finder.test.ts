@@ -1,5 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { PEOPLE_EMAIL_FIELDS, type PeopleEmailProviderInput, type PersonEmailFinding } from "@/lib/providers/fields/people";
+import {
+  PEOPLE_EMAIL_FIELDS,
+  type PeopleEmailProviderInput,
+  type PersonEmailFinding,
+} from "@/lib/providers/fields/people";
 import type { ProviderFields } from "@/lib/providers/provider";
 import { createOutboundClient } from "@/lib/outbound/outbound-client";
 import { FAKE_HUNTER_PATTERN_GUESS_SCORE, startFakeHunter, type FakeHunter } from "@/test/fakes/hunter-server";
@@ -28,7 +32,11 @@ function provider(overrides: { apiKey?: string; baseUrl?: string; timeoutMs?: nu
 }
 
 /** A people-email input as the endpoint builds it: both name parts, the full name, and a domain or a company. */
-function person(firstName: string, lastName: string, at: { domain?: string; company?: string }): PeopleEmailProviderInput {
+function person(
+  firstName: string,
+  lastName: string,
+  at: { domain?: string; company?: string },
+): PeopleEmailProviderInput {
   return { firstName, lastName, fullName: `${firstName} ${lastName}`, ...at };
 }
 
@@ -44,17 +52,36 @@ function lastRequest() {
 
 /** A failed call whose error can be shown anywhere: no vendor name, no key, no vendor wording. */
 function failure(call: Promise<unknown>, apiKey = fake.apiKey): Promise<VendorError> {
-  return vendorFailure(call, [/hunter/i, apiKey, /No user found|rate limit|billing period|went wrong|stop processing/i]);
+  return vendorFailure(call, [
+    /hunter/i,
+    apiKey,
+    /No user found|rate limit|billing period|went wrong|stop processing/i,
+  ]);
 }
 
 describe("email finder adapter: mapping", () => {
   it("is an internal people-email provider costing 1 cent by default, supplying only people-email fields", () => {
     const adapter = provider();
-    expect(adapter).toMatchObject({ id: "hunter-email-finder", operation: "people_email", costCents: 1, timeoutMs: 10_000 });
-    expect([...adapter.supplies].sort()).toEqual(["candidates", "domain", "email", "firstName", "lastName", "position"]);
+    expect(adapter).toMatchObject({
+      id: "hunter-email-finder",
+      operation: "people_email",
+      costCents: 1,
+      timeoutMs: 10_000,
+    });
+    expect([...adapter.supplies].sort()).toEqual([
+      "candidates",
+      "domain",
+      "email",
+      "firstName",
+      "lastName",
+      "position",
+    ]);
     const known = PEOPLE_EMAIL_FIELDS.map((field) => field.name);
     expect(adapter.supplies.filter((name) => !known.includes(name))).toEqual([]);
-    expect(createHunterEmailFinderProvider({ apiKey: "k", http, costCents: 3, timeoutMs: 4_000 })).toMatchObject({ costCents: 3, timeoutMs: 4_000 });
+    expect(createHunterEmailFinderProvider({ apiKey: "k", http, costCents: 3, timeoutMs: 4_000 })).toMatchObject({
+      costCents: 3,
+      timeoutMs: 4_000,
+    });
   });
 
   it("maps a known person's address, its evidence and the person's facts", async () => {
@@ -72,7 +99,10 @@ describe("email finder adapter: mapping", () => {
         } satisfies PersonEmailFinding,
         confidence: 0.97,
       },
-      candidates: { value: [{ email: "maria.gonzalez@acme-robotics.example", confidence: 97, reason: "vendor" }], confidence: 0.97 },
+      candidates: {
+        value: [{ email: "maria.gonzalez@acme-robotics.example", confidence: 97, reason: "vendor" }],
+        confidence: 0.97,
+      },
       domain: { value: "acme-robotics.example", confidence: 0.9 },
       firstName: { value: "Maria", confidence: 0.9 },
       lastName: { value: "Gonzalez", confidence: 0.9 },
@@ -105,7 +135,10 @@ describe("email finder adapter: mapping", () => {
     expect(lastRequest().query).toMatchObject({ company: "Globex Logistics" });
     expect(lastRequest().query).not.toHaveProperty("domain");
     expect(fields.domain).toEqual({ value: "globex-logistics.example", confidence: 0.9 });
-    expect(fields.email?.value).toMatchObject({ email: "hwright@globex-logistics.example", verification: { status: "accept_all" } });
+    expect(fields.email?.value).toMatchObject({
+      email: "hwright@globex-logistics.example",
+      verification: { status: "accept_all" },
+    });
   });
 
   it("passes on an address derived from the domain's pattern, as unsure as the upstream says", async () => {
@@ -122,7 +155,16 @@ describe("email finder adapter: mapping", () => {
         },
         confidence,
       },
-      candidates: { value: [{ email: "alindqvist@globex-logistics.example", confidence: FAKE_HUNTER_PATTERN_GUESS_SCORE, reason: "vendor" }], confidence },
+      candidates: {
+        value: [
+          {
+            email: "alindqvist@globex-logistics.example",
+            confidence: FAKE_HUNTER_PATTERN_GUESS_SCORE,
+            reason: "vendor",
+          },
+        ],
+        confidence,
+      },
       domain: { value: "globex-logistics.example", confidence: 0.9 },
       // The name it was given, echoed: no surer than the guess.
       firstName: { value: "Ada", confidence },
@@ -133,7 +175,9 @@ describe("email finder adapter: mapping", () => {
   it("no address is an empty answer, so the next provider may try: a null email, a 404, an opted-out person", async () => {
     expect(await enrich(person("Maria", "Gonzalez", { domain: "quiet-holdings.example" }))).toEqual({});
     expect(await enrich(person("Maria", "Gonzalez", { domain: "nobody-here.example" }))).toEqual({});
-    const { result, requests } = await withRequestCount(fake.requests, () => enrich(person("Noor", "Haddad", { domain: "acme-robotics.example" })));
+    const { result, requests } = await withRequestCount(fake.requests, () =>
+      enrich(person("Noor", "Haddad", { domain: "acme-robotics.example" })),
+    );
     expect(result).toEqual({});
     expect(requests).toBe(1);
   });
@@ -148,7 +192,11 @@ describe("email finder adapter: mapping", () => {
           first_name: ["A"],
           last_name: "Person",
           position: 42,
-          sources: [{ uri: "https://odd.example/a" }, null, { uri: "https://odd.example/b", extracted_on: "2025-01-01" }],
+          sources: [
+            { uri: "https://odd.example/a" },
+            null,
+            { uri: "https://odd.example/b", extracted_on: "2025-01-01" },
+          ],
           verification: { date: "2025-01-01", status: "risky" },
         },
       },
@@ -186,7 +234,12 @@ describe("email finder adapter: request", () => {
 
   it("asks by first and last name, with a search time of half the call's limit", async () => {
     await enrich(person("Maria", "Gonzalez", { domain: "acme-robotics.example" }));
-    expect(lastRequest().query).toEqual({ domain: "acme-robotics.example", first_name: "Maria", last_name: "Gonzalez", max_duration: "5" });
+    expect(lastRequest().query).toEqual({
+      domain: "acme-robotics.example",
+      first_name: "Maria",
+      last_name: "Gonzalez",
+      max_duration: "5",
+    });
   });
 
   it("keeps the search time within the upstream's 3–20 seconds", async () => {
@@ -205,19 +258,29 @@ describe("email finder adapter: request", () => {
   it("encodes hostile input as data, never as extra parameters", async () => {
     const lastName = "O'Brien&api_key=x&domain=evil.example#frag";
     await enrich(person("Sam", lastName, { company: "Acme & Co?limit=1000" }));
-    expect(lastRequest().query).toEqual({ company: "Acme & Co?limit=1000", first_name: "Sam", last_name: lastName, max_duration: "5" });
+    expect(lastRequest().query).toEqual({
+      company: "Acme & Co?limit=1000",
+      first_name: "Sam",
+      last_name: lastName,
+      max_duration: "5",
+    });
   });
 
   it("accepts a base URL with a trailing slash", async () => {
-    await provider({ baseUrl: `${fake.baseUrl}/` }).enrich(person("Maria", "Gonzalez", { domain: "acme-robotics.example" }), {
-      signal: AbortSignal.timeout(5_000),
-    });
+    await provider({ baseUrl: `${fake.baseUrl}/` }).enrich(
+      person("Maria", "Gonzalez", { domain: "acme-robotics.example" }),
+      {
+        signal: AbortSignal.timeout(5_000),
+      },
+    );
     expect(lastRequest().path).toBe("/v2/email-finder");
   });
 
   it("refuses to be built without a key, or called with neither domain nor company", async () => {
     expect(() => createHunterEmailFinderProvider({ apiKey: "", http })).toThrow(/API key/);
-    const { result, requests } = await withRequestCount(fake.requests, () => enrich(person("Maria", "Gonzalez", {})).catch((error: unknown) => error));
+    const { result, requests } = await withRequestCount(fake.requests, () =>
+      enrich(person("Maria", "Gonzalez", {})).catch((error: unknown) => error),
+    );
     expect(result).toBeInstanceOf(Error);
     expect((result as Error).message).toMatch(/domain or a company/);
     expect(requests).toBe(0);
@@ -233,7 +296,12 @@ describe("email finder adapter: failures", () => {
       failure(provider({ apiKey: wrongKey }).enrich(maria(), { signal: AbortSignal.timeout(5_000) }), wrongKey),
     );
     expect(requests).toBe(1);
-    expect(error).toMatchObject({ reason: "unauthorized", message: "upstream answered 401", status: 401, retryAfterSeconds: undefined });
+    expect(error).toMatchObject({
+      reason: "unauthorized",
+      message: "upstream answered 401",
+      status: 401,
+      retryAfterSeconds: undefined,
+    });
     expect(error.message).not.toContain(fake.apiKey);
   });
 
@@ -248,7 +316,12 @@ describe("email finder adapter: failures", () => {
     fake.setMode("rate_limited");
     const { result: error, requests } = await withRequestCount(fake.requests, () => failure(enrich(maria())));
     expect(requests).toBe(1);
-    expect(error).toMatchObject({ reason: "rate_limited", message: "upstream answered 429", status: 429, retryAfterSeconds: 42 });
+    expect(error).toMatchObject({
+      reason: "rate_limited",
+      message: "upstream answered 429",
+      status: 429,
+      retryAfterSeconds: 42,
+    });
   });
 
   it("403 is the per-second rate limit: retried once after a pause", async () => {
@@ -284,9 +357,15 @@ describe("email finder adapter: failures", () => {
 
   it("a body that is not JSON, or not the documented shape", async () => {
     fake.setMode("malformed");
-    expect(await failure(enrich(maria()))).toMatchObject({ reason: "invalid_body", message: "upstream answered with a body that is not JSON" });
+    expect(await failure(enrich(maria()))).toMatchObject({
+      reason: "invalid_body",
+      message: "upstream answered with a body that is not JSON",
+    });
     fake.setMode("unexpected_shape");
-    expect(await failure(enrich(maria()))).toMatchObject({ reason: "invalid_body", message: "upstream answered with an unexpected body" });
+    expect(await failure(enrich(maria()))).toMatchObject({
+      reason: "invalid_body",
+      message: "upstream answered with an unexpected body",
+    });
     fake.setMode("normal");
     // An address without a score, and no `data` at all.
     fake.enqueue({ body: { data: { email: "x@a.example" } } }, { body: { errors: [] } });
@@ -306,7 +385,10 @@ describe("email finder adapter: failures", () => {
 
   it("a slow upstream is cut off by the caller's time limit", async () => {
     fake.setMode("slow");
-    expect(await failure(enrich(maria(), AbortSignal.timeout(150)))).toMatchObject({ reason: "timeout", message: "upstream request timed out" });
+    expect(await failure(enrich(maria(), AbortSignal.timeout(150)))).toMatchObject({
+      reason: "timeout",
+      message: "upstream request timed out",
+    });
   });
 
   it("a redirect is refused, so the key is never sent elsewhere", async () => {

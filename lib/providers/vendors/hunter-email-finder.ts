@@ -33,7 +33,10 @@ const RESTRICTED_PERSON = 451;
 // an address); every other detail becomes null when missing or odd, so one strange field does not lose the address.
 const optionalText = z.string().trim().min(1).nullable().catch(null);
 const source = z.object({ uri: z.string(), extracted_on: z.string() }).nullable().catch(null);
-const verificationStatus = z.enum(["valid", "invalid", "accept_all", "webmail", "disposable", "unknown"]).nullable().catch(null);
+const verificationStatus = z
+  .enum(["valid", "invalid", "accept_all", "webmail", "disposable", "unknown"])
+  .nullable()
+  .catch(null);
 
 const emailFinderBody = z.object({
   data: z
@@ -80,7 +83,8 @@ export function createHunterEmailFinderProvider(options: HunterOptions): Enrichm
       });
       if (answer === null || !answer.found) return {};
       const parsed = emailFinderBody.safeParse(answer.body);
-      if (!parsed.success) throw new VendorError("invalid_body", "upstream answered with an unexpected body", { status: answer.status });
+      if (!parsed.success)
+        throw new VendorError("invalid_body", "upstream answered with an unexpected body", { status: answer.status });
       return toFields(parsed.data.data);
     },
   };

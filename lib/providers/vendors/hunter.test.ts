@@ -51,9 +51,25 @@ async function requestsDuring(call: () => Promise<unknown>): Promise<number> {
 describe("hunter adapter: mapping", () => {
   it("is an internal domain-emails provider costing 1 cent by default", () => {
     const adapter = provider();
-    expect(adapter).toMatchObject({ id: "hunter", operation: "companies_domain_emails", costCents: 1, timeoutMs: 10_000 });
-    expect([...adapter.supplies].sort()).toEqual(["acceptAll", "disposable", "domain", "emails", "organization", "pattern", "webmail"]);
-    expect(createHunterDomainEmailsProvider({ apiKey: "k", http, costCents: 3, timeoutMs: 4_000 })).toMatchObject({ costCents: 3, timeoutMs: 4_000 });
+    expect(adapter).toMatchObject({
+      id: "hunter",
+      operation: "companies_domain_emails",
+      costCents: 1,
+      timeoutMs: 10_000,
+    });
+    expect([...adapter.supplies].sort()).toEqual([
+      "acceptAll",
+      "disposable",
+      "domain",
+      "emails",
+      "organization",
+      "pattern",
+      "webmail",
+    ]);
+    expect(createHunterDomainEmailsProvider({ apiKey: "k", http, costCents: 3, timeoutMs: 4_000 })).toMatchObject({
+      costCents: 3,
+      timeoutMs: 4_000,
+    });
   });
 
   it("maps the domain's facts and every email field", async () => {
@@ -95,7 +111,10 @@ describe("hunter adapter: mapping", () => {
       phoneNumber: null,
       verification: { date: null, status: null },
     });
-    expect(emails.find((email) => email.value.startsWith("chloe."))?.verification).toEqual({ date: "2025-08-14", status: "unknown" });
+    expect(emails.find((email) => email.value.startsWith("chloe."))?.verification).toEqual({
+      date: "2025-08-14",
+      status: "unknown",
+    });
     expect(emails.find((email) => email.value === "info@acme-robotics.example")).toEqual({
       value: "info@acme-robotics.example",
       type: "generic",
@@ -117,7 +136,10 @@ describe("hunter adapter: mapping", () => {
     const fields = await enrich({ domain: "globex-logistics.example" });
     expect(fields.pattern?.value).toBe("{f}{last}");
     expect(fields.acceptAll?.value).toBe(true);
-    expect((fields.emails?.value as EmailRecord[])[0]?.verification).toEqual({ date: "2025-10-01", status: "accept_all" });
+    expect((fields.emails?.value as EmailRecord[])[0]?.verification).toEqual({
+      date: "2025-10-01",
+      status: "accept_all",
+    });
   });
 
   it("leaves out what the upstream did not find, so the next provider may", async () => {
@@ -136,7 +158,11 @@ describe("hunter adapter: mapping", () => {
               value: "a@odd.example",
               type: "personal",
               confidence: 140.4,
-              sources: [{ uri: "https://odd.example/a" }, null, { uri: "https://odd.example/b", extracted_on: "2025-01-01" }],
+              sources: [
+                { uri: "https://odd.example/a" },
+                null,
+                { uri: "https://odd.example/b", extracted_on: "2025-01-01" },
+              ],
               first_name: ["A"],
               verification: { date: "2025-01-01", status: "risky" },
             },
@@ -183,7 +209,13 @@ describe("hunter adapter: request", () => {
   });
 
   it("passes the caller's filters and asks for what the call needs", async () => {
-    const fields = await enrich({ domain: "acme-robotics.example", wanted: 3, type: "personal", seniority: "senior", department: "it,sales" });
+    const fields = await enrich({
+      domain: "acme-robotics.example",
+      wanted: 3,
+      type: "personal",
+      seniority: "senior",
+      department: "it,sales",
+    });
     expect(lastRequest().query).toEqual({
       domain: "acme-robotics.example",
       limit: "3",
@@ -224,7 +256,10 @@ describe("hunter adapter: request", () => {
   });
 
   it("accepts a base URL with a trailing slash", async () => {
-    await provider({ baseUrl: `${fake.baseUrl}/` }).enrich({ domain: "acme-robotics.example", wanted: 1 }, { signal: AbortSignal.timeout(5_000) });
+    await provider({ baseUrl: `${fake.baseUrl}/` }).enrich(
+      { domain: "acme-robotics.example", wanted: 1 },
+      { signal: AbortSignal.timeout(5_000) },
+    );
     expect(lastRequest().path).toBe("/v2/domain-search");
   });
 
@@ -240,19 +275,29 @@ describe("hunter adapter: failures", () => {
     let error: VendorError | undefined;
     const sent = await requestsDuring(async () => {
       error = await failure(
-        provider({ apiKey: wrongKey }).enrich({ domain: "acme-robotics.example", wanted: 1 }, { signal: AbortSignal.timeout(5_000) }),
+        provider({ apiKey: wrongKey }).enrich(
+          { domain: "acme-robotics.example", wanted: 1 },
+          { signal: AbortSignal.timeout(5_000) },
+        ),
         wrongKey,
       );
     });
     expect(sent).toBe(1);
-    expect(error).toMatchObject({ reason: "unauthorized", message: "upstream answered 401", status: 401, retryAfterSeconds: undefined });
+    expect(error).toMatchObject({
+      reason: "unauthorized",
+      message: "upstream answered 401",
+      status: 401,
+      retryAfterSeconds: undefined,
+    });
     expect(error?.message).not.toContain(fake.apiKey);
   });
 
   it("a revoked key is not retried either", async () => {
     fake.setMode("unauthorized");
     let error: VendorError | undefined;
-    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(1);
+    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(
+      1,
+    );
     expect(error?.reason).toBe("unauthorized");
   });
 
@@ -266,8 +311,15 @@ describe("hunter adapter: failures", () => {
   it("429 with a long Retry-After: fails at once with the seconds to wait", async () => {
     fake.setMode("rate_limited");
     let error: VendorError | undefined;
-    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(1);
-    expect(error).toMatchObject({ reason: "rate_limited", message: "upstream answered 429", status: 429, retryAfterSeconds: 42 });
+    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(
+      1,
+    );
+    expect(error).toMatchObject({
+      reason: "rate_limited",
+      message: "upstream answered 429",
+      status: 429,
+      retryAfterSeconds: 42,
+    });
   });
 
   it("reads Retry-After given as an HTTP date", async () => {
@@ -286,14 +338,18 @@ describe("hunter adapter: failures", () => {
 
     fake.setMode("throttled");
     let error: VendorError | undefined;
-    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(2);
+    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(
+      2,
+    );
     expect(error).toMatchObject({ reason: "rate_limited", message: "upstream answered 403", status: 403 });
   });
 
   it("429 without Retry-After is the monthly usage limit: quota, not retried", async () => {
     fake.setMode("usage_exhausted");
     let error: VendorError | undefined;
-    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(1);
+    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(
+      1,
+    );
     expect(error).toMatchObject({ reason: "quota", message: "upstream answered 429", status: 429 });
   });
 
@@ -305,7 +361,9 @@ describe("hunter adapter: failures", () => {
 
     fake.setMode("server_error");
     let error: VendorError | undefined;
-    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(2);
+    expect(await requestsDuring(async () => (error = await failure(enrich({ domain: "acme-robotics.example" }))))).toBe(
+      2,
+    );
     expect(error).toMatchObject({ reason: "unavailable", message: "upstream answered 500", status: 500 });
   });
 
@@ -330,14 +388,18 @@ describe("hunter adapter: failures", () => {
 
   it("an oversized body is refused without buffering it", async () => {
     fake.setMode("oversized");
-    expect(await failure(enrich({ domain: "acme-robotics.example" }))).toMatchObject({ reason: "too_large", message: "upstream answer is too large" });
+    expect(await failure(enrich({ domain: "acme-robotics.example" }))).toMatchObject({
+      reason: "too_large",
+      message: "upstream answer is too large",
+    });
   });
 
   it("a slow upstream is cut off by the adapter's time limit, without a retry", async () => {
     fake.setMode("slow");
     let error: VendorError | undefined;
     const adapter = provider({ timeoutMs: 300 });
-    const call = () => adapter.enrich({ domain: "acme-robotics.example", wanted: 1 }, { signal: AbortSignal.timeout(10_000) });
+    const call = () =>
+      adapter.enrich({ domain: "acme-robotics.example", wanted: 1 }, { signal: AbortSignal.timeout(10_000) });
     expect(await requestsDuring(async () => (error = await failure(call())))).toBe(1);
     expect(error).toMatchObject({ reason: "timeout", message: "upstream request timed out" });
   });
@@ -361,7 +423,10 @@ describe("hunter adapter: failures", () => {
   it("a redirect is refused, so the key is never sent elsewhere", async () => {
     fake.setMode("redirect");
     const before = fake.requests.length;
-    expect(await failure(enrich({ domain: "acme-robotics.example" }))).toMatchObject({ reason: "redirected", message: "upstream answered 302" });
+    expect(await failure(enrich({ domain: "acme-robotics.example" }))).toMatchObject({
+      reason: "redirected",
+      message: "upstream answered 302",
+    });
     expect(fake.requests.slice(before).map((request) => request.path)).toEqual(["/v2/domain-search"]);
   });
 
@@ -371,7 +436,9 @@ describe("hunter adapter: failures", () => {
     const { port } = server.address() as AddressInfo;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const adapter = provider({ baseUrl: `http://127.0.0.1:${port}/v2` });
-    const error = await failure(adapter.enrich({ domain: "acme-robotics.example", wanted: 1 }, { signal: AbortSignal.timeout(5_000) }));
+    const error = await failure(
+      adapter.enrich({ domain: "acme-robotics.example", wanted: 1 }, { signal: AbortSignal.timeout(5_000) }),
+    );
     expect(error).toMatchObject({ reason: "unavailable", message: "upstream request failed", status: undefined });
     // The network error stays available to the server's own logs.
     expect(error.cause).toBeInstanceOf(Error);

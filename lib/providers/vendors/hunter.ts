@@ -1,5 +1,9 @@
 import { z } from "zod";
-import { DOMAIN_EMAIL_FIELDS, type DomainEmailsProviderInput, type EmailRecord } from "@/lib/providers/fields/domain-emails";
+import {
+  DOMAIN_EMAIL_FIELDS,
+  type DomainEmailsProviderInput,
+  type EmailRecord,
+} from "@/lib/providers/fields/domain-emails";
 import type { EnrichmentProvider, ProviderFields } from "@/lib/providers/provider";
 import type { OutboundClient } from "@/lib/outbound/types";
 import { VENDOR_COSTS_CENTS } from "./vendor-costs";
@@ -47,7 +51,10 @@ export const hunterStatusMeaning: StatusMeaning = (status, retryAfterSeconds) =>
 const optionalText = z.string().nullable().catch(null);
 const optionalFlag = z.boolean().nullable().catch(null);
 const source = z.object({ uri: z.string(), extracted_on: z.string() }).nullable().catch(null);
-const verificationStatus = z.enum(["valid", "invalid", "accept_all", "webmail", "disposable", "unknown"]).nullable().catch(null);
+const verificationStatus = z
+  .enum(["valid", "invalid", "accept_all", "webmail", "disposable", "unknown"])
+  .nullable()
+  .catch(null);
 
 const domainSearchBody = z.object({
   data: z.object({
@@ -80,7 +87,9 @@ const domainSearchBody = z.object({
 type DomainSearchData = z.infer<typeof domainSearchBody>["data"];
 
 /** Hunter's Domain Search as a domain-emails provider (id "hunter"). */
-export function createHunterDomainEmailsProvider(options: HunterOptions): EnrichmentProvider<DomainEmailsProviderInput> {
+export function createHunterDomainEmailsProvider(
+  options: HunterOptions,
+): EnrichmentProvider<DomainEmailsProviderInput> {
   if (options.apiKey === "") throw new Error("The email finder adapter needs an API key.");
   const baseUrl = new URL(options.baseUrl ?? DEFAULT_BASE_URL).href.replace(/\/+$/, "");
   const timeoutMs = options.timeoutMs ?? DEFAULT_VENDOR_TIMEOUT_MS;
@@ -103,7 +112,8 @@ export function createHunterDomainEmailsProvider(options: HunterOptions): Enrich
       });
       if (!answer.found) return {};
       const parsed = domainSearchBody.safeParse(answer.body);
-      if (!parsed.success) throw new VendorError("invalid_body", "upstream answered with an unexpected body", { status: answer.status });
+      if (!parsed.success)
+        throw new VendorError("invalid_body", "upstream answered with an unexpected body", { status: answer.status });
       return toFields(parsed.data.data);
     },
   };

@@ -25,7 +25,11 @@ const enrich = (domain: string) => provider().enrich({ domain }, { signal: Abort
 
 describe("company profiles from the company-data vendor", () => {
   it("is its own provider at the vendor's price, supplying what websites do not say", () => {
-    expect(provider()).toMatchObject({ id: "peopledatalabs-company", operation: "companies_enrich", costCents: VENDOR_COSTS_CENTS.peopledatalabs });
+    expect(provider()).toMatchObject({
+      id: "peopledatalabs-company",
+      operation: "companies_enrich",
+      costCents: VENDOR_COSTS_CENTS.peopledatalabs,
+    });
     expect(provider().supplies).toEqual(expect.arrayContaining(["industry", "sizeRange", "employeeCount"]));
   });
 
@@ -39,7 +43,13 @@ describe("company profiles from the company-data vendor", () => {
       sizeRange: at("51-200"),
       employeeCount: at(142),
       founded: at(2016),
-      location: at({ street: null, locality: "springfield", region: "oregon", postalCode: null, country: "united states" }),
+      location: at({
+        street: null,
+        locality: "springfield",
+        region: "oregon",
+        postalCode: null,
+        country: "united states",
+      }),
       keywords: at(["warehouse", "automation", "computer", "vision"]),
       socialProfiles: at([
         { network: "linkedin", url: "https://linkedin.example/company/acme-robotics" },

@@ -19,18 +19,35 @@ import { industryKeywords } from "@/lib/providers/first-party/companies/keywords
  */
 const VENDOR_CONFIDENCE_CAP = 0.75;
 
-export function createCompanyDataProfileProvider(options: PeopleDataLabsOptions & { costCents?: number }): EnrichmentProvider<CompanyEnrichProviderInput> {
+export function createCompanyDataProfileProvider(
+  options: PeopleDataLabsOptions & { costCents?: number },
+): EnrichmentProvider<CompanyEnrichProviderInput> {
   if (options.apiKey === "") throw new Error("The company data adapter needs an API key.");
   const timeoutMs = options.timeoutMs ?? DEFAULT_VENDOR_TIMEOUT_MS;
   return {
     // Its own id, apart from the funding provider's, so an operator can order or disable each on its own.
     id: "peopledatalabs-company",
     operation: "companies_enrich",
-    supplies: ["name", "description", "industry", "keywords", "sizeRange", "employeeCount", "founded", "location", "socialProfiles"],
+    supplies: [
+      "name",
+      "description",
+      "industry",
+      "keywords",
+      "sizeRange",
+      "employeeCount",
+      "founded",
+      "location",
+      "socialProfiles",
+    ],
     costCents: options.costCents ?? VENDOR_COSTS_CENTS.peopledatalabs,
     timeoutMs,
     async enrich(input, { signal }) {
-      const company = await fetchPeopleDataLabsCompany({ ...options, timeoutMs, query: { website: input.domain }, signal });
+      const company = await fetchPeopleDataLabsCompany({
+        ...options,
+        timeoutMs,
+        query: { website: input.domain },
+        signal,
+      });
       // A record whose website is another domain describes another company, however sure the vendor is.
       if (company === null || (company.domain !== null && company.domain !== input.domain)) return {};
       return profileFields(company);
@@ -43,7 +60,8 @@ export function profileFields(company: CompanyProfile): ProviderFields {
   const confidence = Math.min(VENDOR_CONFIDENCE_CAP, company.matchConfidence);
   const fields: ProviderFields = {};
   const set = (name: string, value: unknown) => {
-    if (value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0)) fields[name] = { value, confidence };
+    if (value !== null && value !== undefined && !(Array.isArray(value) && value.length === 0))
+      fields[name] = { value, confidence };
   };
   set("name", company.name);
   set("description", company.description);
@@ -52,7 +70,8 @@ export function profileFields(company: CompanyProfile): ProviderFields {
   set("employeeCount", company.employeeCount);
   set("founded", company.founded);
   const { locality, region, country } = company.location;
-  if (locality !== null || region !== null || country !== null) set("location", { street: null, locality, region, postalCode: null, country } satisfies CompanyLocation);
+  if (locality !== null || region !== null || country !== null)
+    set("location", { street: null, locality, region, postalCode: null, country } satisfies CompanyLocation);
   set("keywords", industryKeywords(company.tags, { exclude: [company.name ?? ""] }));
   const profiles: CompanySocialProfile[] = (["linkedin", "twitter", "facebook"] as const).flatMap((network) => {
     const url = company.socialProfiles[network];

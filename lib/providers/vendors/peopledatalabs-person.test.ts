@@ -43,7 +43,11 @@ function mobileProvider(overrides: Overrides = {}) {
   return createPeopleDataLabsPersonMobileProvider({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, http, ...overrides });
 }
 
-function call(adapter: EnrichmentProvider<PersonLookupInput>, input: PersonLookupInput, signal = AbortSignal.timeout(10_000)) {
+function call(
+  adapter: EnrichmentProvider<PersonLookupInput>,
+  input: PersonLookupInput,
+  signal = AbortSignal.timeout(10_000),
+) {
   return adapter.enrich(input, { signal });
 }
 
@@ -54,7 +58,11 @@ function lastRequest() {
 }
 
 function failure(promise: Promise<unknown>, apiKey = fake.apiKey) {
-  return vendorFailure(promise, [/people ?data ?labs|pdl/i, apiKey, /too quick|invalid api key|account maximum|internal server|no records/i]);
+  return vendorFailure(promise, [
+    /people ?data ?labs|pdl/i,
+    apiKey,
+    /too quick|invalid api key|account maximum|internal server|no records/i,
+  ]);
 }
 
 const MARIA = { email: "maria.gonzalez@acme-robotics.example" };
@@ -66,7 +74,13 @@ const JONAS = { email: "jonas.berg@acme-robotics.example" };
 
 describe("person data adapter: the shared request and mapping", () => {
   it("maps a full record to the neutral person, title-cased, profiles with a scheme and once each", async () => {
-    const person = await fetchPeopleDataLabsPerson({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, http, query: MARIA, signal: AbortSignal.timeout(10_000) });
+    const person = await fetchPeopleDataLabsPerson({
+      apiKey: fake.apiKey,
+      baseUrl: fake.baseUrl,
+      http,
+      query: MARIA,
+      signal: AbortSignal.timeout(10_000),
+    });
     expect(person).toEqual({
       fullName: "Maria Gonzalez",
       firstName: "Maria",
@@ -91,14 +105,22 @@ describe("person data adapter: the shared request and mapping", () => {
     await call(enrichProvider(), MARIA);
     const request = lastRequest();
     expect(request).toMatchObject({ method: "GET", path: "/v5/person/enrich" });
-    expect(request.query).toEqual({ email: "maria.gonzalez@acme-robotics.example", min_likelihood: "6", titlecase: "true" });
+    expect(request.query).toEqual({
+      email: "maria.gonzalez@acme-robotics.example",
+      min_likelihood: "6",
+      titlecase: "true",
+    });
     expect(request.headers["x-api-key"]).toBe(fake.apiKey);
     expect(request.headers.accept).toBe("application/json");
     expect(request.headers["user-agent"]).toBe(http.userAgent);
     expect(request.url).not.toContain(fake.apiKey);
 
     await call(enrichProvider(), HELEN);
-    expect(lastRequest().query).toEqual({ profile: "https://www.linkedin.example/in/helen-wright", min_likelihood: "6", titlecase: "true" });
+    expect(lastRequest().query).toEqual({
+      profile: "https://www.linkedin.example/in/helen-wright",
+      min_likelihood: "6",
+      titlecase: "true",
+    });
   });
 
   it("lets the operator accept weaker matches, within 1–10", async () => {
@@ -137,9 +159,16 @@ describe("person data adapter: the shared request and mapping", () => {
 describe("person data adapter: people-enrich provider", () => {
   it("is an internal people-enrich provider costing 28 cents by default, supplying only people-enrich fields", () => {
     const adapter = enrichProvider();
-    expect(adapter).toMatchObject({ id: "peopledatalabs-person", operation: "people_enrich", costCents: 28, timeoutMs: 10_000 });
+    expect(adapter).toMatchObject({
+      id: "peopledatalabs-person",
+      operation: "people_enrich",
+      costCents: 28,
+      timeoutMs: 10_000,
+    });
     expect([...adapter.supplies].sort()).toEqual(PEOPLE_ENRICH_FIELDS.map((field) => field.name).sort());
-    expect(createPeopleDataLabsPersonEnrichProvider({ apiKey: "k", http, costCents: 20, timeoutMs: 4_000 })).toMatchObject({
+    expect(
+      createPeopleDataLabsPersonEnrichProvider({ apiKey: "k", http, costCents: 20, timeoutMs: 4_000 }),
+    ).toMatchObject({
       costCents: 20,
       timeoutMs: 4_000,
     });
@@ -222,7 +251,11 @@ describe("person data adapter: people-enrich provider", () => {
           job_company_website: "not a url",
           location_country: "Chile",
           linkedin_url: "http://linkedin.example/in/odd",
-          profiles: [null, { network: "mastodon", url: "social.example/@odd" }, { network: "linkedin", url: "LINKEDIN.example/in/odd/" }],
+          profiles: [
+            null,
+            { network: "mastodon", url: "social.example/@odd" },
+            { network: "linkedin", url: "LINKEDIN.example/in/odd/" },
+          ],
           work_email: "Odd.Person@Odd.Example",
           phone_numbers: "+12025550111",
         },
@@ -247,9 +280,16 @@ describe("person data adapter: people-enrich provider", () => {
 describe("person data adapter: people-mobile provider", () => {
   it("is an internal people-mobile provider costing 28 cents by default, supplying phone numbers", () => {
     const adapter = mobileProvider();
-    expect(adapter).toMatchObject({ id: "peopledatalabs-mobile", operation: "people_mobile", costCents: 28, timeoutMs: 10_000 });
+    expect(adapter).toMatchObject({
+      id: "peopledatalabs-mobile",
+      operation: "people_mobile",
+      costCents: 28,
+      timeoutMs: 10_000,
+    });
     expect([...adapter.supplies]).toEqual(PEOPLE_MOBILE_FIELDS.map((field) => field.name));
-    expect(createPeopleDataLabsPersonMobileProvider({ apiKey: "k", http, costCents: 9, timeoutMs: 2_000 })).toMatchObject({ costCents: 9, timeoutMs: 2_000 });
+    expect(
+      createPeopleDataLabsPersonMobileProvider({ apiKey: "k", http, costCents: 9, timeoutMs: 2_000 }),
+    ).toMatchObject({ costCents: 9, timeoutMs: 2_000 });
   });
 
   it("asks for a match only when the record has a phone number", async () => {
@@ -278,13 +318,22 @@ describe("person data adapter: people-mobile provider", () => {
       },
     });
     expect(await call(mobileProvider(), HELEN)).toEqual({
-      phoneNumbers: { value: [{ number: "+12025550119", type: "other", confidence: 0.7, source: "vendor" }], confidence: 0.7 },
+      phoneNumbers: {
+        value: [{ number: "+12025550119", type: "other", confidence: 0.7, source: "vendor" }],
+        confidence: 0.7,
+      },
     });
   });
 
   it("a free plan's placeholders and numbers without a country code are no numbers", async () => {
     expect(await call(mobileProvider(), TOM)).toEqual({});
-    fake.enqueue({ body: { status: 200, likelihood: 8, data: { mobile_phone: "(202) 555-0101", phone_numbers: ["555-0102", "+0 12", "+12"] } } });
+    fake.enqueue({
+      body: {
+        status: 200,
+        likelihood: 8,
+        data: { mobile_phone: "(202) 555-0101", phone_numbers: ["555-0102", "+0 12", "+12"] },
+      },
+    });
     expect(await call(mobileProvider(), { email: "odd.person@odd.example" })).toEqual({});
   });
 });
@@ -295,7 +344,9 @@ describe.each([
 ])("person data adapter: failures ($name)", ({ adapter }) => {
   it("a wrong key: 401, at once, without the key or the vendor's wording", async () => {
     const wrongKey = "f".repeat(64);
-    const { result: error, requests } = await withRequestCount(fake.requests, () => failure(call(adapter({ apiKey: wrongKey }), MARIA), wrongKey));
+    const { result: error, requests } = await withRequestCount(fake.requests, () =>
+      failure(call(adapter({ apiKey: wrongKey }), MARIA), wrongKey),
+    );
     expect(requests).toBe(1);
     expect(error).toMatchObject({ reason: "unauthorized", message: "upstream answered 401", status: 401 });
   });
@@ -346,20 +397,32 @@ describe.each([
 
   it("a slow upstream is cut off by the caller's time limit", async () => {
     fake.setMode("slow");
-    expect(await failure(call(adapter(), MARIA, AbortSignal.timeout(150)))).toMatchObject({ reason: "timeout", message: "upstream request timed out" });
+    expect(await failure(call(adapter(), MARIA, AbortSignal.timeout(150)))).toMatchObject({
+      reason: "timeout",
+      message: "upstream request timed out",
+    });
   });
 
   it("a redirect is not followed", async () => {
     fake.setMode("redirect");
-    expect(await failure(call(adapter(), MARIA))).toMatchObject({ reason: "redirected", message: "upstream answered 302" });
+    expect(await failure(call(adapter(), MARIA))).toMatchObject({
+      reason: "redirected",
+      message: "upstream answered 302",
+    });
     expect(lastRequest().path).toBe("/v5/person/enrich");
   });
 
   it("a body that is not JSON, or not the documented shape", async () => {
     fake.setMode("malformed");
-    expect(await failure(call(adapter(), MARIA))).toMatchObject({ reason: "invalid_body", message: "upstream answered with a body that is not JSON" });
+    expect(await failure(call(adapter(), MARIA))).toMatchObject({
+      reason: "invalid_body",
+      message: "upstream answered with a body that is not JSON",
+    });
     fake.setMode("unexpected_shape");
-    expect(await failure(call(adapter(), MARIA))).toMatchObject({ reason: "invalid_body", message: "upstream answered with an unexpected body" });
+    expect(await failure(call(adapter(), MARIA))).toMatchObject({
+      reason: "invalid_body",
+      message: "upstream answered with an unexpected body",
+    });
     fake.setMode("normal");
     // A likelihood but no person.
     fake.enqueue({ body: { status: 200, likelihood: 9, data: null } });

@@ -16,7 +16,14 @@ import type { PeopleDataLabsOptions } from "./peopledatalabs";
 import { VENDOR_COSTS_CENTS } from "./vendor-costs";
 import { VendorError } from "./vendor-error";
 import { toE164 } from "@/lib/providers/fields/phone";
-import { domainOf, PDL_DEFAULT_BASE_URL, pdlRateLimitWait, pdlText, pdlTextList, withScheme } from "./peopledatalabs-api";
+import {
+  domainOf,
+  PDL_DEFAULT_BASE_URL,
+  pdlRateLimitWait,
+  pdlText,
+  pdlTextList,
+  withScheme,
+} from "./peopledatalabs-api";
 import { DEFAULT_VENDOR_TIMEOUT_MS, requestVendorJson } from "./vendor-request";
 
 /*
@@ -70,7 +77,14 @@ const DEPARTMENT_BY_ROLE: Readonly<Record<string, string>> = {
   public_relations: "communication",
 };
 
-const SOCIAL_NETWORKS: readonly PersonSocialNetwork[] = ["linkedin", "twitter", "github", "facebook", "instagram", "youtube"];
+const SOCIAL_NETWORKS: readonly PersonSocialNetwork[] = [
+  "linkedin",
+  "twitter",
+  "github",
+  "facebook",
+  "instagram",
+  "youtube",
+];
 
 export interface PeopleDataLabsPersonOptions extends PeopleDataLabsOptions {
   /** What one call costs us, in cents; default from the vendor catalogue. */
@@ -154,23 +168,39 @@ export async function fetchPeopleDataLabsPerson(
   });
   if (!answer.found) return null;
   const parsed = personBody.safeParse(answer.body);
-  if (!parsed.success) throw new VendorError("invalid_body", "upstream answered with an unexpected body", { status: answer.status });
+  if (!parsed.success)
+    throw new VendorError("invalid_body", "upstream answered with an unexpected body", { status: answer.status });
   return toPerson(parsed.data);
 }
 
 /** PDL's person record as a people-enrich provider (id "peopledatalabs-person"). */
-export function createPeopleDataLabsPersonEnrichProvider(options: PeopleDataLabsPersonOptions): EnrichmentProvider<PeopleEnrichProviderInput> {
+export function createPeopleDataLabsPersonEnrichProvider(
+  options: PeopleDataLabsPersonOptions,
+): EnrichmentProvider<PeopleEnrichProviderInput> {
   return personProvider(options, {
     id: "peopledatalabs-person",
     operation: "people_enrich",
-    supplies: ["fullName", "firstName", "lastName", "position", "seniority", "department", "email", "company", "location", "socialProfiles"],
+    supplies: [
+      "fullName",
+      "firstName",
+      "lastName",
+      "position",
+      "seniority",
+      "department",
+      "email",
+      "company",
+      "location",
+      "socialProfiles",
+    ],
     costCents: VENDOR_COSTS_CENTS["peopledatalabs-person"],
     toFields: toEnrichFields,
   });
 }
 
 /** PDL's person record as a people-mobile provider (id "peopledatalabs-mobile"): its mobile and other numbers. */
-export function createPeopleDataLabsPersonMobileProvider(options: PeopleDataLabsPersonOptions): EnrichmentProvider<PeopleMobileProviderInput> {
+export function createPeopleDataLabsPersonMobileProvider(
+  options: PeopleDataLabsPersonOptions,
+): EnrichmentProvider<PeopleMobileProviderInput> {
   return personProvider(options, {
     id: "peopledatalabs-mobile",
     operation: "people_mobile",
@@ -202,13 +232,23 @@ function personProvider(
     costCents: options.costCents ?? spec.costCents,
     timeoutMs,
     async enrich(input, { signal }) {
-      const person = await fetchPeopleDataLabsPerson({ ...options, timeoutMs, query: input, required: spec.required, signal });
+      const person = await fetchPeopleDataLabsPerson({
+        ...options,
+        timeoutMs,
+        query: input,
+        required: spec.required,
+        signal,
+      });
       return person ? spec.toFields(person) : {};
     },
   };
 }
 
-function personQuery(options: { query: PersonLookupInput; minLikelihood?: number; required?: string }): URLSearchParams {
+function personQuery(options: {
+  query: PersonLookupInput;
+  minLikelihood?: number;
+  required?: string;
+}): URLSearchParams {
   const params = new URLSearchParams();
   const email = options.query.email?.trim();
   const profile = options.query.linkedinUrl?.trim();
@@ -229,7 +269,10 @@ function toPerson({ likelihood, data }: PersonBody): PeopleDataLabsPerson {
     firstName: data.first_name,
     lastName: data.last_name,
     position: data.job_title,
-    seniority: SENIORITY_BY_LEVEL.find(([, levels]) => data.job_title_levels.some((level) => levels.includes(level.toLowerCase())))?.[0] ?? null,
+    seniority:
+      SENIORITY_BY_LEVEL.find(([, levels]) =>
+        data.job_title_levels.some((level) => levels.includes(level.toLowerCase())),
+      )?.[0] ?? null,
     department: (data.job_title_role && DEPARTMENT_BY_ROLE[data.job_title_role.toLowerCase()]) ?? null,
     workEmail: data.work_email?.toLowerCase() ?? null,
     company: { name: data.job_company_name, domain: domainOf(data.job_company_website) },
@@ -297,5 +340,3 @@ function toMobileFields(person: PeopleDataLabsPerson): ProviderFields {
   for (const raw of person.phoneNumbers) add(raw, "other");
   return numbers.size > 0 ? { phoneNumbers: { value: [...numbers.values()], confidence } } : {};
 }
-
-

@@ -31,11 +31,21 @@ function enrich(domain: string, signal: IntelligenceSignal = "funding", abort = 
 }
 
 function fetchCompany(query: { website?: string; name?: string; profile?: string }) {
-  return fetchPeopleDataLabsCompany({ apiKey: fake.apiKey, baseUrl: fake.baseUrl, http, query, signal: AbortSignal.timeout(10_000) });
+  return fetchPeopleDataLabsCompany({
+    apiKey: fake.apiKey,
+    baseUrl: fake.baseUrl,
+    http,
+    query,
+    signal: AbortSignal.timeout(10_000),
+  });
 }
 
 function failure(call: Promise<unknown>, apiKey = fake.apiKey) {
-  return vendorFailure(call, [/people ?data ?labs|pdl/i, apiKey, /too quick|invalid api key|account maximum|internal server/i]);
+  return vendorFailure(call, [
+    /people ?data ?labs|pdl/i,
+    apiKey,
+    /too quick|invalid api key|account maximum|internal server/i,
+  ]);
 }
 
 const ACME_PROFILE: CompanyProfile = {
@@ -47,7 +57,11 @@ const ACME_PROFILE: CompanyProfile = {
   employeeCount: 142,
   founded: 2016,
   location: { locality: "springfield", region: "oregon", country: "united states" },
-  socialProfiles: { linkedin: "https://linkedin.example/company/acme-robotics", twitter: "https://twitter.example/acmerobotics", facebook: null },
+  socialProfiles: {
+    linkedin: "https://linkedin.example/company/acme-robotics",
+    twitter: "https://twitter.example/acmerobotics",
+    facebook: null,
+  },
   tags: ["robotics", "warehouse automation", "computer vision"],
   funding: {
     totalRaisedUsd: 41_500_000,
@@ -58,7 +72,12 @@ const ACME_PROFILE: CompanyProfile = {
       { type: "seed", amountUsd: 1_500_000, date: "2019-03-04", investors: ["Dana Whitfield"] },
       // Raised in euros: the amount is not converted, so it is not stated in dollars.
       { type: "series_a", amountUsd: null, date: "2021-09-20", investors: ["Bluepeak Capital"] },
-      { type: "series_b", amountUsd: 30_000_000, date: "2024-06-12", investors: ["Northwind Ventures", "Bluepeak Capital"] },
+      {
+        type: "series_b",
+        amountUsd: 30_000_000,
+        date: "2024-06-12",
+        investors: ["Northwind Ventures", "Bluepeak Capital"],
+      },
     ],
   },
   matchConfidence: 0.9,
@@ -79,7 +98,11 @@ describe("company data adapter: company profile", () => {
       employeeCount: 388,
       founded: 2009,
       location: { locality: "riverton", region: "texas", country: "united states" },
-      socialProfiles: { linkedin: "https://linkedin.example/company/globex-logistics", twitter: null, facebook: "https://facebook.example/globexlogistics" },
+      socialProfiles: {
+        linkedin: "https://linkedin.example/company/globex-logistics",
+        twitter: null,
+        facebook: "https://facebook.example/globexlogistics",
+      },
       tags: [],
       funding: {
         totalRaisedUsd: 12_000_000,
@@ -98,7 +121,9 @@ describe("company data adapter: company profile", () => {
   it("finds a company by name or by profile too", async () => {
     expect((await fetchCompany({ name: "Acme Robotics" }))?.domain).toBe("acme-robotics.example");
     expect(fake.requests.at(-1)?.query).toEqual({ name: "Acme Robotics" });
-    expect((await fetchCompany({ profile: "https://linkedin.example/company/globex-logistics" }))?.name).toBe("Globex Logistics");
+    expect((await fetchCompany({ profile: "https://linkedin.example/company/globex-logistics" }))?.name).toBe(
+      "Globex Logistics",
+    );
   });
 
   it("no match (404) is null, not a failure", async () => {
@@ -112,8 +137,17 @@ describe("company data adapter: company profile", () => {
 
 describe("company data adapter: funding provider", () => {
   it("is an internal funding provider costing 10 cents by default", () => {
-    expect(provider()).toMatchObject({ id: "peopledatalabs", operation: "companies_intelligence", supplies: ["funding"], costCents: 10, timeoutMs: 10_000 });
-    expect(createPeopleDataLabsFundingProvider({ apiKey: "k", http, costCents: 7, timeoutMs: 3_000 })).toMatchObject({ costCents: 7, timeoutMs: 3_000 });
+    expect(provider()).toMatchObject({
+      id: "peopledatalabs",
+      operation: "companies_intelligence",
+      supplies: ["funding"],
+      costCents: 10,
+      timeoutMs: 10_000,
+    });
+    expect(createPeopleDataLabsFundingProvider({ apiKey: "k", http, costCents: 7, timeoutMs: 3_000 })).toMatchObject({
+      costCents: 7,
+      timeoutMs: 3_000,
+    });
     expect(() => createPeopleDataLabsFundingProvider({ apiKey: "", http })).toThrow(/API key/);
   });
 
@@ -122,7 +156,12 @@ describe("company data adapter: funding provider", () => {
       funding: {
         value: {
           totalRaisedUsd: 41_500_000,
-          lastRound: { type: "series_b", amountUsd: 30_000_000, date: "2024-06-12", investors: ["Northwind Ventures", "Bluepeak Capital"] },
+          lastRound: {
+            type: "series_b",
+            amountUsd: 30_000_000,
+            date: "2024-06-12",
+            investors: ["Northwind Ventures", "Bluepeak Capital"],
+          },
           rounds: ACME_PROFILE.funding.rounds,
         } satisfies Funding,
         confidence: 0.9,
@@ -152,7 +191,9 @@ describe("company data adapter: funding provider", () => {
   });
 
   it("asks nothing for another signal", async () => {
-    const { result, requests } = await withRequestCount(fake.requests, () => enrich("acme-robotics.example", "technographics"));
+    const { result, requests } = await withRequestCount(fake.requests, () =>
+      enrich("acme-robotics.example", "technographics"),
+    );
     expect(result).toEqual({});
     expect(requests).toBe(0);
   });
@@ -160,7 +201,11 @@ describe("company data adapter: funding provider", () => {
   it("sends the key in X-Api-Key only, the domain as the website", async () => {
     await enrich("acme-robotics.example");
     const request = fake.requests.at(-1);
-    expect(request).toMatchObject({ method: "GET", path: "/v5/company/enrich", query: { website: "acme-robotics.example" } });
+    expect(request).toMatchObject({
+      method: "GET",
+      path: "/v5/company/enrich",
+      query: { website: "acme-robotics.example" },
+    });
     expect(request?.headers["x-api-key"]).toBe(fake.apiKey);
     expect(request?.headers.accept).toBe("application/json");
     expect(request?.headers["user-agent"]).toBe(http.userAgent);
@@ -172,7 +217,13 @@ describe("company data adapter: failures", () => {
   it("a wrong key: 401, at once, without the key or the vendor's wording", async () => {
     const wrongKey = "f".repeat(64);
     const { result: error, requests } = await withRequestCount(fake.requests, () =>
-      failure(provider({ apiKey: wrongKey }).enrich({ domain: "acme-robotics.example", signal: "funding" }, { signal: AbortSignal.timeout(5_000) }), wrongKey),
+      failure(
+        provider({ apiKey: wrongKey }).enrich(
+          { domain: "acme-robotics.example", signal: "funding" },
+          { signal: AbortSignal.timeout(5_000) },
+        ),
+        wrongKey,
+      ),
     );
     expect(requests).toBe(1);
     expect(error).toMatchObject({ reason: "unauthorized", message: "upstream answered 401", status: 401 });
@@ -180,7 +231,9 @@ describe("company data adapter: failures", () => {
 
   it("out of credits: 402 is quota, not retried", async () => {
     fake.setMode("out_of_credits");
-    const { result: error, requests } = await withRequestCount(fake.requests, () => failure(enrich("acme-robotics.example")));
+    const { result: error, requests } = await withRequestCount(fake.requests, () =>
+      failure(enrich("acme-robotics.example")),
+    );
     expect(requests).toBe(1);
     expect(error).toMatchObject({ reason: "quota", message: "upstream answered 402", status: 402 });
   });
@@ -194,7 +247,9 @@ describe("company data adapter: failures", () => {
 
   it("429 whose window ends in a minute: fails at once with the seconds to wait", async () => {
     fake.setMode("rate_limited");
-    const { result: error, requests } = await withRequestCount(fake.requests, () => failure(enrich("acme-robotics.example")));
+    const { result: error, requests } = await withRequestCount(fake.requests, () =>
+      failure(enrich("acme-robotics.example")),
+    );
     expect(requests).toBe(1);
     expect(error).toMatchObject({ reason: "rate_limited", message: "upstream answered 429", status: 429 });
     expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(58);
@@ -217,7 +272,9 @@ describe("company data adapter: failures", () => {
     fake.setMode("slow");
     const adapter = provider({ timeoutMs: 300 });
     const { result: error, requests } = await withRequestCount(fake.requests, () =>
-      failure(adapter.enrich({ domain: "acme-robotics.example", signal: "funding" }, { signal: AbortSignal.timeout(10_000) })),
+      failure(
+        adapter.enrich({ domain: "acme-robotics.example", signal: "funding" }, { signal: AbortSignal.timeout(10_000) }),
+      ),
     );
     expect(requests).toBe(1);
     expect(error).toMatchObject({ reason: "timeout", message: "upstream request timed out" });
@@ -232,8 +289,14 @@ describe("company data adapter: failures", () => {
 
   it("a body that is not JSON, or not the documented shape", async () => {
     fake.setMode("malformed");
-    expect(await failure(enrich("acme-robotics.example"))).toMatchObject({ reason: "invalid_body", message: "upstream answered with a body that is not JSON" });
+    expect(await failure(enrich("acme-robotics.example"))).toMatchObject({
+      reason: "invalid_body",
+      message: "upstream answered with a body that is not JSON",
+    });
     fake.setMode("unexpected_shape");
-    expect(await failure(enrich("acme-robotics.example"))).toMatchObject({ reason: "invalid_body", message: "upstream answered with an unexpected body" });
+    expect(await failure(enrich("acme-robotics.example"))).toMatchObject({
+      reason: "invalid_body",
+      message: "upstream answered with an unexpected body",
+    });
   });
 });

@@ -5,7 +5,14 @@ import type { OutboundClient } from "@/lib/outbound/types";
 import type { CompanyFundingSummary, CompanyProfile } from "./company-profile";
 import { VENDOR_COSTS_CENTS } from "./vendor-costs";
 import { VendorError } from "./vendor-error";
-import { domainOf, PDL_DEFAULT_BASE_URL, pdlRateLimitWait, pdlText, pdlTextList, withScheme } from "./peopledatalabs-api";
+import {
+  domainOf,
+  PDL_DEFAULT_BASE_URL,
+  pdlRateLimitWait,
+  pdlText,
+  pdlTextList,
+  withScheme,
+} from "./peopledatalabs-api";
 import { DEFAULT_VENDOR_TIMEOUT_MS, requestVendorJson } from "./vendor-request";
 
 /*
@@ -93,7 +100,8 @@ export async function fetchPeopleDataLabsCompany(
   });
   if (!answer.found) return null;
   const parsed = companyBody.safeParse(answer.body);
-  if (!parsed.success) throw new VendorError("invalid_body", "upstream answered with an unexpected body", { status: answer.status });
+  if (!parsed.success)
+    throw new VendorError("invalid_body", "upstream answered with an unexpected body", { status: answer.status });
   return toCompanyProfile(parsed.data);
 }
 
@@ -111,9 +119,16 @@ export function createPeopleDataLabsFundingProvider(
     timeoutMs,
     async enrich(input, { signal }) {
       if (input.signal !== "funding") return {};
-      const company = await fetchPeopleDataLabsCompany({ ...options, timeoutMs, query: { website: input.domain }, signal });
+      const company = await fetchPeopleDataLabsCompany({
+        ...options,
+        timeoutMs,
+        query: { website: input.domain },
+        signal,
+      });
       const funding = company && toFunding(company.funding);
-      return funding ? { funding: { value: funding, confidence: Math.min(FUNDING_CONFIDENCE_CAP, company.matchConfidence) } } : {};
+      return funding
+        ? { funding: { value: funding, confidence: Math.min(FUNDING_CONFIDENCE_CAP, company.matchConfidence) } }
+        : {};
     },
   };
 }
@@ -137,8 +152,16 @@ function toCompanyProfile(body: CompanyBody): CompanyProfile {
     sizeRange: body.size,
     employeeCount: body.employee_count,
     founded: body.founded,
-    location: { locality: body.location?.locality ?? null, region: body.location?.region ?? null, country: body.location?.country ?? null },
-    socialProfiles: { linkedin: profileUrl(body.linkedin_url), twitter: profileUrl(body.twitter_url), facebook: profileUrl(body.facebook_url) },
+    location: {
+      locality: body.location?.locality ?? null,
+      region: body.location?.region ?? null,
+      country: body.location?.country ?? null,
+    },
+    socialProfiles: {
+      linkedin: profileUrl(body.linkedin_url),
+      twitter: profileUrl(body.twitter_url),
+      facebook: profileUrl(body.facebook_url),
+    },
     tags: body.tags,
     funding: {
       totalRaisedUsd: body.total_funding_raised,
@@ -156,7 +179,9 @@ function toCompanyProfile(body: CompanyBody): CompanyProfile {
  * per listed stage, carrying only its type, and the last funding date on the latest stage, which is what it dates.
  */
 function fundingRounds(body: CompanyBody): FundingRound[] {
-  const details = (body.funding_details ?? []).flatMap((detail) => (detail?.funding_type ? [{ ...detail, funding_type: detail.funding_type }] : []));
+  const details = (body.funding_details ?? []).flatMap((detail) =>
+    detail?.funding_type ? [{ ...detail, funding_type: detail.funding_type }] : [],
+  );
   if (details.length > 0) {
     return details
       .map((detail) => ({
@@ -181,7 +206,9 @@ function fundingRounds(body: CompanyBody): FundingRound[] {
 function toFunding(summary: CompanyFundingSummary): Funding | null {
   const { rounds, latestStage, lastRoundDate, totalRaisedUsd } = summary;
   const latestRound = latestStage
-    ? (rounds.findLast((round) => round.type === latestStage && (lastRoundDate === null || round.date === lastRoundDate)) ?? {
+    ? (rounds.findLast(
+        (round) => round.type === latestStage && (lastRoundDate === null || round.date === lastRoundDate),
+      ) ?? {
         type: latestStage,
         amountUsd: null,
         date: lastRoundDate,

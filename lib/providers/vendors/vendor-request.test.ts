@@ -32,7 +32,13 @@ afterAll(async () => {
 });
 
 function call(overrides: Partial<VendorRequest> = {}) {
-  return requestVendorJson({ http, url: `${api.origin}/v1/thing`, headers: { "x-api-key": "secret-key" }, signal: AbortSignal.timeout(10_000), ...overrides });
+  return requestVendorJson({
+    http,
+    url: `${api.origin}/v1/thing`,
+    headers: { "x-api-key": "secret-key" },
+    signal: AbortSignal.timeout(10_000),
+    ...overrides,
+  });
 }
 
 function failure(promise: Promise<unknown>) {
@@ -64,8 +70,15 @@ describe("requestVendorJson", () => {
   });
 
   it("sends the method, headers and body it is given, and asks for JSON", async () => {
-    await call({ method: "POST", headers: { "x-api-key": "secret-key", "content-type": "application/json" }, body: '{"q":1}' });
-    expect(api.requests.at(-1)).toMatchObject({ method: "POST", headers: { "x-api-key": "secret-key", accept: "application/json", "content-type": "application/json" } });
+    await call({
+      method: "POST",
+      headers: { "x-api-key": "secret-key", "content-type": "application/json" },
+      body: '{"q":1}',
+    });
+    expect(api.requests.at(-1)).toMatchObject({
+      method: "POST",
+      headers: { "x-api-key": "secret-key", accept: "application/json", "content-type": "application/json" },
+    });
   });
 
   it.each([
@@ -112,7 +125,9 @@ describe("requestVendorJson", () => {
     script.push({ status: 429, headers: { "retry-after": "2" } });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
-    const { result: error, requests } = await withRequestCount(api.requests, () => failure(call({ signal: controller.signal })));
+    const { result: error, requests } = await withRequestCount(api.requests, () =>
+      failure(call({ signal: controller.signal })),
+    );
     expect(requests).toBe(1);
     expect(error).toMatchObject({ reason: "aborted", message: "upstream request aborted" });
   });
@@ -132,7 +147,10 @@ describe("requestVendorJson", () => {
       response.end("<html>maintenance</html>");
     });
     try {
-      expect(await failure(call({ url: `${server.origin}/v1/thing` }))).toMatchObject({ reason: "invalid_body", status: 200 });
+      expect(await failure(call({ url: `${server.origin}/v1/thing` }))).toMatchObject({
+        reason: "invalid_body",
+        status: 200,
+      });
     } finally {
       await server.close();
     }

@@ -53,7 +53,10 @@ export interface VendorRequest {
 }
 
 /** A vendor-specific reading of a non-2xx status: `undefined` keeps the usual one. */
-export type StatusMeaning = (status: number, retryAfterSeconds: number | undefined) => "rate_limited" | "quota" | undefined;
+export type StatusMeaning = (
+  status: number,
+  retryAfterSeconds: number | undefined,
+) => "rate_limited" | "quota" | undefined;
 
 export type VendorAnswer =
   | { found: true; status: number; headers: Headers; body: unknown }
@@ -116,7 +119,12 @@ async function attemptOnce(request: VendorRequest, timeoutMs: number): Promise<V
     try {
       return { found: true, status, headers, body: response.json() };
     } catch (error) {
-      return { error: new VendorError("invalid_body", "upstream answered with a body that is not JSON", { status, cause: error }) };
+      return {
+        error: new VendorError("invalid_body", "upstream answered with a body that is not JSON", {
+          status,
+          cause: error,
+        }),
+      };
     }
   }
   return statusFailure(request, status, (request.retryAfter ?? retryAfterHeader)(headers));
@@ -145,15 +153,21 @@ function statusFailure(request: VendorRequest, status: number, retryAfterSeconds
 /** A request that got no answer. Network errors name the host in their cause: it stays there, out of the message. */
 function transportFailure(error: unknown, signal: AbortSignal): Failure {
   if (signal.aborted) return { error: abortError(signal) };
-  if (error instanceof OutboundRefusedError) return { error: new VendorError("refused", "upstream request refused", { cause: error }) };
+  if (error instanceof OutboundRefusedError)
+    return { error: new VendorError("refused", "upstream request refused", { cause: error }) };
   if (error instanceof OutboundError) {
     switch (error.reason) {
       case "timeout":
-        return { error: new VendorError("timeout", "upstream request timed out", { cause: error }), retryInMs: QUICK_RETRY_MS };
+        return {
+          error: new VendorError("timeout", "upstream request timed out", { cause: error }),
+          retryInMs: QUICK_RETRY_MS,
+        };
       case "too_large":
         return { error: new VendorError("too_large", "upstream answer is too large", { cause: error }) };
       case "invalid_body":
-        return { error: new VendorError("invalid_body", "upstream answered with a body that is not JSON", { cause: error }) };
+        return {
+          error: new VendorError("invalid_body", "upstream answered with a body that is not JSON", { cause: error }),
+        };
       case "aborted":
         return { error: new VendorError("aborted", "upstream request aborted", { cause: error }) };
       case "dns":
@@ -162,7 +176,10 @@ function transportFailure(error: unknown, signal: AbortSignal): Failure {
         break;
     }
   }
-  return { error: new VendorError("unavailable", "upstream request failed", { cause: error }), retryInMs: QUICK_RETRY_MS };
+  return {
+    error: new VendorError("unavailable", "upstream request failed", { cause: error }),
+    retryInMs: QUICK_RETRY_MS,
+  };
 }
 
 /** The caller's signal fired: its own time limit (a TimeoutError) or the caller going away. */
@@ -212,7 +229,11 @@ function scrubbed(error: VendorError, secrets: readonly string[]): VendorError {
   const redact = (text: string) => present.reduce((result, secret) => result.split(secret).join("[redacted]"), text);
   const safeCause = new Error(redact(cause?.message ?? "upstream failure"));
   safeCause.name = cause?.name ?? "Error";
-  return new VendorError(error.reason, error.message, { status: error.status, retryAfterSeconds: error.retryAfterSeconds, cause: safeCause });
+  return new VendorError(error.reason, error.message, {
+    status: error.status,
+    retryAfterSeconds: error.retryAfterSeconds,
+    cause: safeCause,
+  });
 }
 
 function mentionsAny(value: unknown, secrets: readonly string[], depth = 0): boolean {

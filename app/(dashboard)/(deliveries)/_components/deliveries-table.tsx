@@ -24,7 +24,16 @@ function shortId(id: string): string {
 }
 
 /** The deliveries, newest first. On a phone each row becomes a card (see `.deliveries-table` in globals.css). */
-export function DeliveriesTable({ rows, endpointNames, selection, headerState, onToggle, onToggleAll, onOpen, onAcknowledge }: DeliveriesTableProps) {
+export function DeliveriesTable({
+  rows,
+  endpointNames,
+  selection,
+  headerState,
+  onToggle,
+  onToggleAll,
+  onOpen,
+  onAcknowledge,
+}: DeliveriesTableProps) {
   const selectAll = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (selectAll.current) selectAll.current.indeterminate = headerState === "some";
@@ -106,7 +115,13 @@ export function DeliveriesTable({ rows, endpointNames, selection, headerState, o
                   <SignatureBadge signature={delivery.signature} />
                 </td>
                 <td className="col-actions">
-                  <button type="button" className="button button-small" onClick={() => onOpen(delivery.id)} aria-label={`View delivery ${shortId(delivery.id)}`} aria-haspopup="dialog">
+                  <button
+                    type="button"
+                    className="button button-small"
+                    onClick={() => onOpen(delivery.id)}
+                    aria-label={`View delivery ${shortId(delivery.id)}`}
+                    aria-haspopup="dialog"
+                  >
                     View
                   </button>
                   {deliveryStatus(delivery) === "pending" ? (

@@ -26,7 +26,10 @@ export function DeliveriesView() {
   const statusFilterId = useId();
   const [endpointId, setEndpointId] = useState("");
   const [status, setStatus] = useState<StatusFilter>("all");
-  const filters = useMemo<DeliveryFilters>(() => ({ endpointId: endpointId || undefined, unacknowledged: unacknowledgedParam(status) }), [endpointId, status]);
+  const filters = useMemo<DeliveryFilters>(
+    () => ({ endpointId: endpointId || undefined, unacknowledged: unacknowledgedParam(status) }),
+    [endpointId, status],
+  );
   const [selection, dispatch] = useReducer(selectionReducer, EMPTY_SELECTION);
   const [openId, setOpenId] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
@@ -55,7 +58,9 @@ export function DeliveriesView() {
   const openDelivery = openId ? (findDelivery(list.data, openId) ?? null) : null;
   const filtered = filters.endpointId !== undefined || filters.unacknowledged !== undefined;
   const pendingTotal = endpointList
-    ? endpointList.filter((endpoint) => !filters.endpointId || endpoint.id === filters.endpointId).reduce((sum, endpoint) => sum + endpoint.pendingCount, 0)
+    ? endpointList
+        .filter((endpoint) => !filters.endpointId || endpoint.id === filters.endpointId)
+        .reduce((sum, endpoint) => sum + endpoint.pendingCount, 0)
     : null;
 
   function changeFilters(next: { endpointId?: string; status?: StatusFilter }) {
@@ -82,8 +87,10 @@ export function DeliveriesView() {
         dispatch({ type: "clear" });
         const parts = [`Acknowledged ${plural(result.acknowledged.length, "delivery", "deliveries")}.`];
         const already = result.alreadyAcknowledged.length;
-        if (already) parts.push(`${already.toLocaleString("en")} ${already === 1 ? "was" : "were"} acknowledged already.`);
-        if (result.notFound.length) parts.push(`${plural(result.notFound.length, "delivery", "deliveries")} no longer exist.`);
+        if (already)
+          parts.push(`${already.toLocaleString("en")} ${already === 1 ? "was" : "were"} acknowledged already.`);
+        if (result.notFound.length)
+          parts.push(`${plural(result.notFound.length, "delivery", "deliveries")} no longer exist.`);
         setNotice({ tone: "success", text: parts.join(" ") });
       },
       onError: (error) => {
@@ -114,7 +121,12 @@ export function DeliveriesView() {
       <div className="toolbar" role="group" aria-label="Filters">
         <div className="field field-inline">
           <label htmlFor={endpointFilterId}>Endpoint</label>
-          <select id={endpointFilterId} className="select" value={endpointId} onChange={(event) => changeFilters({ endpointId: event.target.value })}>
+          <select
+            id={endpointFilterId}
+            className="select"
+            value={endpointId}
+            onChange={(event) => changeFilters({ endpointId: event.target.value })}
+          >
             <option value="">All endpoints</option>
             {(endpointList ?? []).map((endpoint) => (
               <option key={endpoint.id} value={endpoint.id}>
@@ -126,7 +138,12 @@ export function DeliveriesView() {
         </div>
         <div className="field field-inline">
           <label htmlFor={statusFilterId}>Status</label>
-          <select id={statusFilterId} className="select" value={status} onChange={(event) => changeFilters({ status: event.target.value as StatusFilter })}>
+          <select
+            id={statusFilterId}
+            className="select"
+            value={status}
+            onChange={(event) => changeFilters({ status: event.target.value as StatusFilter })}
+          >
             {STATUS_FILTERS.map((choice) => (
               <option key={choice.value} value={choice.value}>
                 {choice.label}
@@ -138,8 +155,17 @@ export function DeliveriesView() {
           {selection.size > 0 ? (
             <>
               <span className="bulk-count">{plural(selectedRows.length, "selected", "selected")}</span>
-              <button type="button" className="button button-primary" onClick={acknowledgeSelected} disabled={selectedPending.length === 0 || acknowledgeMany.isPending}>
-                {acknowledgeMany.isPending ? "Acknowledging…" : selectedPending.length ? `Acknowledge ${selectedPending.length.toLocaleString("en")}` : "Acknowledge"}
+              <button
+                type="button"
+                className="button button-primary"
+                onClick={acknowledgeSelected}
+                disabled={selectedPending.length === 0 || acknowledgeMany.isPending}
+              >
+                {acknowledgeMany.isPending
+                  ? "Acknowledging…"
+                  : selectedPending.length
+                    ? `Acknowledge ${selectedPending.length.toLocaleString("en")}`
+                    : "Acknowledge"}
               </button>
               <button type="button" className="button button-ghost" onClick={() => dispatch({ type: "clear" })}>
                 Clear selection
@@ -154,7 +180,9 @@ export function DeliveriesView() {
         {arrivals.count > 0 && !arrivals.autoMerge ? (
           <button type="button" className="new-indicator" onClick={arrivals.merge}>
             <span aria-hidden="true" className="dot" />
-            {arrivals.overflow ? `${arrivals.count}+ new deliveries — reload the list` : `${plural(arrivals.count, "new delivery", "new deliveries")} — show`}
+            {arrivals.overflow
+              ? `${arrivals.count}+ new deliveries — reload the list`
+              : `${plural(arrivals.count, "new delivery", "new deliveries")} — show`}
           </button>
         ) : null}
       </div>
@@ -203,7 +231,12 @@ export function DeliveriesView() {
           <div className="list-footer">
             <span className="muted small">Showing {plural(rows.length, "delivery", "deliveries")}</span>
             {list.hasNextPage ? (
-              <button type="button" className="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+              <button
+                type="button"
+                className="button"
+                onClick={() => void list.fetchNextPage()}
+                disabled={list.isFetchingNextPage}
+              >
                 {list.isFetchingNextPage ? "Loading…" : "Load more"}
               </button>
             ) : (
@@ -221,7 +254,10 @@ export function DeliveriesView() {
       {/* Outcomes of actions appear over the page (fixed), not above the table: no row moves after a click. */}
       <div className="toasts">
         {notice ? (
-          <p role={notice.tone === "error" ? "alert" : "status"} className={`toast ${notice.tone === "error" ? "toast-error" : ""}`}>
+          <p
+            role={notice.tone === "error" ? "alert" : "status"}
+            className={`toast ${notice.tone === "error" ? "toast-error" : ""}`}
+          >
             <span>{notice.text}</span>
             <button type="button" className="button-link" onClick={() => setNotice(null)}>
               Dismiss
@@ -232,7 +268,9 @@ export function DeliveriesView() {
 
       <DeliveryDrawer
         delivery={openDelivery}
-        endpoint={openDelivery ? endpointList?.find((endpoint) => endpoint.id === openDelivery.webhookEndpointId) : undefined}
+        endpoint={
+          openDelivery ? endpointList?.find((endpoint) => endpoint.id === openDelivery.webhookEndpointId) : undefined
+        }
         onClose={() => setOpenId(null)}
         onAcknowledge={acknowledge}
       />

@@ -47,7 +47,14 @@ export function DeliveryDrawer({ delivery, endpoint, onClose, onAcknowledge }: D
       }}
     >
       {delivery ? (
-        <DrawerBody key={delivery.id} delivery={delivery} endpoint={endpoint} titleId={titleId} onAcknowledge={onAcknowledge} close={() => ref.current?.close()} />
+        <DrawerBody
+          key={delivery.id}
+          delivery={delivery}
+          endpoint={endpoint}
+          titleId={titleId}
+          onAcknowledge={onAcknowledge}
+          close={() => ref.current?.close()}
+        />
       ) : null}
     </dialog>
   );
@@ -68,7 +75,9 @@ function DrawerBody({
 }) {
   const [openDepth, setOpenDepth] = useState(2);
   const [treeKey, setTreeKey] = useState(0);
-  const [download, setDownload] = useState<{ state: "idle" | "loading" } | { state: "failed"; message: string }>({ state: "idle" });
+  const [download, setDownload] = useState<{ state: "idle" | "loading" } | { state: "failed"; message: string }>({
+    state: "idle",
+  });
   const ingestUrl = endpoint?.ingestUrl ?? fallbackIngestUrl(window.location.origin, delivery.webhookEndpointId);
   const headers = Object.entries(delivery.headers).sort(([a], [b]) => a.localeCompare(b));
   const pending = deliveryStatus(delivery) === "pending";
@@ -97,7 +106,12 @@ function DrawerBody({
           <h2 id={titleId}>Delivery</h2>
           <StatusBadge delivery={delivery} />
         </div>
-        <button type="button" className="button button-small button-ghost" onClick={close} aria-label="Close delivery details">
+        <button
+          type="button"
+          className="button button-small button-ghost"
+          onClick={close}
+          aria-label="Close delivery details"
+        >
           <span aria-hidden="true">✕</span>
         </button>
       </div>
@@ -117,10 +131,18 @@ function DrawerBody({
             Acknowledge
           </button>
         ) : null}
-        <button type="button" className="button button-small" onClick={() => void handleDownload()} disabled={download.state === "loading"}>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => void handleDownload()}
+          disabled={download.state === "loading"}
+        >
           {download.state === "loading" ? "Downloading…" : "Download raw body"}
         </button>
-        <CopyButton text={buildReplayCurl(delivery, ingestUrl, rawText.data)} label="Copy as curl: re-send this payload to the endpoint">
+        <CopyButton
+          text={buildReplayCurl(delivery, ingestUrl, rawText.data)}
+          label="Copy as curl: re-send this payload to the endpoint"
+        >
           Copy as curl
         </CopyButton>
       </div>
@@ -145,7 +167,8 @@ function DrawerBody({
         <dd className="mono">{delivery.contentType ?? "—"}</dd>
         <dt>Size</dt>
         <dd>
-          {formatBytes(delivery.sizeBytes)} <span className="muted">({delivery.sizeBytes.toLocaleString("en")} bytes)</span>
+          {formatBytes(delivery.sizeBytes)}{" "}
+          <span className="muted">({delivery.sizeBytes.toLocaleString("en")} bytes)</span>
         </dd>
         <dt>Signature</dt>
         <dd>
@@ -163,7 +186,11 @@ function DrawerBody({
         <div className="drawer-section-head">
           <h3 id={`${titleId}-payload`}>Payload</h3>
           <div className="row">
-            <button type="button" className="button button-small button-ghost" onClick={() => fold(Number.POSITIVE_INFINITY)}>
+            <button
+              type="button"
+              className="button button-small button-ghost"
+              onClick={() => fold(Number.POSITIVE_INFINITY)}
+            >
               Expand all
             </button>
             <button type="button" className="button button-small button-ghost" onClick={() => fold(1)}>

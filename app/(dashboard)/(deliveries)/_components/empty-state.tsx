@@ -26,8 +26,8 @@ export function DeliveriesEmptyState({ endpoints }: { endpoints: WebhookEndpoint
       {endpoint ? (
         <>
           <p>
-            Anything POSTed to an endpoint&apos;s ingest URL shows up here as it arrives, marked Pending until you acknowledge it. Send a
-            first webhook to <strong>{endpoint.name}</strong> from a terminal:
+            Anything POSTed to an endpoint&apos;s ingest URL shows up here as it arrives, marked Pending until you
+            acknowledge it. Send a first webhook to <strong>{endpoint.name}</strong> from a terminal:
           </p>
           <CurlBlock ingestUrl={endpoint.ingestUrl} />
         </>
@@ -36,7 +36,8 @@ export function DeliveriesEmptyState({ endpoints }: { endpoints: WebhookEndpoint
           <p>Deliveries are the webhooks your endpoints receive. Two steps to your first one:</p>
           <ol className="steps">
             <li>
-              <Link href="/endpoints">Create a webhook endpoint</Link>. It gets an ingest URL, the only secret a sender needs.
+              <Link href="/endpoints">Create a webhook endpoint</Link>. It gets an ingest URL, the only secret a sender
+              needs.
             </li>
             <li>
               Point a sender at the ingest URL, or try it with curl:

@@ -27,7 +27,19 @@ function Label({ label }: { label: string | null }) {
   );
 }
 
-function JsonNode({ label, value, depth, openDepth, last }: { label: string | null; value: unknown; depth: number; openDepth: number; last: boolean }) {
+function JsonNode({
+  label,
+  value,
+  depth,
+  openDepth,
+  last,
+}: {
+  label: string | null;
+  value: unknown;
+  depth: number;
+  openDepth: number;
+  last: boolean;
+}) {
   const kind = jsonKind(value);
   const comma = last ? null : <span className="json-punct">,</span>;
   if (kind !== "object" && kind !== "array") {

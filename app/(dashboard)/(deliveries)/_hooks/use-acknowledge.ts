@@ -32,7 +32,9 @@ async function optimisticAck(queryClient: QueryClient, listKey: QueryKey, ids: r
 function rollback(queryClient: QueryClient, context: AckContext | undefined, ids?: readonly string[]) {
   if (!context) return;
   const only = ids ? new Set(ids) : null;
-  const applied = only ? { ...context.applied, ids: context.applied.ids.filter((id) => only.has(id)) } : context.applied;
+  const applied = only
+    ? { ...context.applied, ids: context.applied.ids.filter((id) => only.has(id)) }
+    : context.applied;
   queryClient.setQueryData<DeliveryListData>(context.listKey, (data) => (data ? rollbackAck(data, applied) : data));
 }
 
@@ -53,7 +55,9 @@ export function useAcknowledgeDelivery(filters: DeliveryFilters) {
     onError: (_error, _id, context) => rollback(queryClient, context),
     onSuccess: (delivery, _id, context) => {
       // The server's row, with the real acknowledgedAt (the first one, if someone else was quicker).
-      queryClient.setQueryData<DeliveryListData>(context.listKey, (data) => (data ? replaceDelivery(data, delivery) : data));
+      queryClient.setQueryData<DeliveryListData>(context.listKey, (data) =>
+        data ? replaceDelivery(data, delivery) : data,
+      );
     },
     onSettled: () => afterAck(queryClient, workspaceId),
   });
@@ -103,7 +107,11 @@ export function useAcknowledgeDeliveries(filters: DeliveryFilters) {
     onMutate: (ids) => optimisticAck(queryClient, listKey, ids),
     onError: (error, ids, context) => {
       const committed = new Set(error.committed);
-      rollback(queryClient, context, ids.filter((id) => !committed.has(id)));
+      rollback(
+        queryClient,
+        context,
+        ids.filter((id) => !committed.has(id)),
+      );
     },
     // Ids the server did not find (deleted with their endpoint meanwhile) were not acknowledged: show them as they were.
     onSuccess: (result, _ids, context) => rollback(queryClient, context, result.notFound),

@@ -15,7 +15,12 @@ export type DeliveryListData = InfiniteData<DeliveryPage>;
 /** One page of the list: from `cursor`, or the first (newest) page without one. */
 export async function fetchDeliveryPage(filters: DeliveryFilters, cursor: string | undefined): Promise<DeliveryPage> {
   const answer = await dashboardClient().call(listDeliveriesContract, {
-    query: { endpointId: filters.endpointId, unacknowledged: filters.unacknowledged, limit: DELIVERIES_PAGE_SIZE, cursor },
+    query: {
+      endpointId: filters.endpointId,
+      unacknowledged: filters.unacknowledged,
+      limit: DELIVERIES_PAGE_SIZE,
+      cursor,
+    },
   });
   return answer.data;
 }

@@ -32,13 +32,20 @@ export function useLiveDeliveries(filters: DeliveryFilters) {
   });
 
   const flush = useEffectEvent((batch: EventBatch) => {
-    if (batch.created) void queryClient.refetchQueries({ queryKey: queryKeys.deliveries.latest(workspaceId ?? null, filters), exact: true, type: "active" });
+    if (batch.created)
+      void queryClient.refetchQueries({
+        queryKey: queryKeys.deliveries.latest(workspaceId ?? null, filters),
+        exact: true,
+        type: "active",
+      });
     void queryClient.invalidateQueries({ queryKey: queryKeys.endpoints.all(workspaceId ?? null) });
     // A bulk acknowledgement elsewhere can be many events: reload a few rows, leave the rest to the next visit.
     for (const id of [...batch.acknowledged].slice(0, LIVE_ROW_RELOADS)) {
       dashboardClient()
         .call(getDeliveryContract, { params: { id } })
-        .then(({ data }) => queryClient.setQueryData<DeliveryListData>(listKey, (list) => (list ? replaceDelivery(list, data) : list)))
+        .then(({ data }) =>
+          queryClient.setQueryData<DeliveryListData>(listKey, (list) => (list ? replaceDelivery(list, data) : list)),
+        )
         .catch(() => undefined); // gone meanwhile: nothing to show
     }
   });

@@ -40,9 +40,16 @@ export function useNewDeliveries(filters: DeliveryFilters, list: DeliveryListDat
       void queryClient.resetQueries({ queryKey: listKey, exact: true });
       return;
     }
-    queryClient.setQueryData<DeliveryListData>(listKey, (data) => (data ? mergeArrivals(data, arrivals.deliveries) : data));
+    queryClient.setQueryData<DeliveryListData>(listKey, (data) =>
+      data ? mergeArrivals(data, arrivals.deliveries) : data,
+    );
   }
 
   const listIsEmpty = list !== undefined && list.pages.every((page) => page.deliveries.length === 0);
-  return { count: arrivals.deliveries.length, overflow: arrivals.overflow, merge, autoMerge: listIsEmpty && arrivals.deliveries.length > 0 };
+  return {
+    count: arrivals.deliveries.length,
+    overflow: arrivals.overflow,
+    merge,
+    autoMerge: listIsEmpty && arrivals.deliveries.length > 0,
+  };
 }

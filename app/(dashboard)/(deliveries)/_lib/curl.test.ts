@@ -1,6 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { buildFirstWebhookCurl, buildReplayCurl, fallbackIngestUrl, isJsonContentType, replayBody, replayUrl, shellQuote } from "./curl";
+import {
+  buildFirstWebhookCurl,
+  buildReplayCurl,
+  fallbackIngestUrl,
+  isJsonContentType,
+  replayBody,
+  replayUrl,
+  shellQuote,
+} from "./curl";
 
 /** What a real POSIX shell makes of a quoted word. */
 function throughShell(quoted: string): string {
@@ -49,12 +57,16 @@ describe("isJsonContentType", () => {
 
 describe("replayBody", () => {
   it("re-serialises parsed JSON", () => {
-    expect(replayBody({ contentType: "application/json", rawPayload: { event: "paid", amount: 5 } })).toBe('{"event":"paid","amount":5}');
+    expect(replayBody({ contentType: "application/json", rawPayload: { event: "paid", amount: 5 } })).toBe(
+      '{"event":"paid","amount":5}',
+    );
     expect(replayBody({ contentType: "application/json", rawPayload: [1, "two"] })).toBe('[1,"two"]');
   });
 
   it("sends the text of a non-JSON body", () => {
-    expect(replayBody({ contentType: "application/x-www-form-urlencoded", rawPayload: { raw: "a=1&b=2" } })).toBe("a=1&b=2");
+    expect(replayBody({ contentType: "application/x-www-form-urlencoded", rawPayload: { raw: "a=1&b=2" } })).toBe(
+      "a=1&b=2",
+    );
     expect(replayBody({ contentType: null, rawPayload: { raw: "hello" } })).toBe("hello");
   });
 
@@ -62,9 +74,11 @@ describe("replayBody", () => {
     expect(replayBody({ contentType: "application/json", rawPayload: { raw: "{not json" } })).toBe("{not json");
   });
 
-  it("keeps a sender's own {\"raw\": …} JSON object", () => {
+  it('keeps a sender\'s own {"raw": …} JSON object', () => {
     // Had the body been the text `{"a":1}`, it would have parsed; so the sender sent the object itself.
-    expect(replayBody({ contentType: "application/json", rawPayload: { raw: '{"a":1}' } })).toBe('{"raw":"{\\"a\\":1}"}');
+    expect(replayBody({ contentType: "application/json", rawPayload: { raw: '{"a":1}' } })).toBe(
+      '{"raw":"{\\"a\\":1}"}',
+    );
   });
 });
 
@@ -85,23 +99,39 @@ describe("buildReplayCurl", () => {
 
   it("prefers the exact original body when it is known", () => {
     const delivery = { contentType: "application/json", query: "", rawPayload: { a: 1, b: 2 } };
-    expect(buildReplayCurl(delivery, "http://h/in", '{ "b": 2,\n  "a": 1 }')).toContain(`--data-raw '{ "b": 2,\n  "a": 1 }'`);
+    expect(buildReplayCurl(delivery, "http://h/in", '{ "b": 2,\n  "a": 1 }')).toContain(
+      `--data-raw '{ "b": 2,\n  "a": 1 }'`,
+    );
     expect(buildReplayCurl(delivery, "http://h/in", null)).toContain(`--data-raw '{"a":1,"b":2}'`);
   });
 
   it("sends no content type when the original had none", () => {
-    expect(buildReplayCurl({ contentType: null, query: "", rawPayload: { raw: "@/etc/passwd" } }, "http://h/webhooks/ingest/we_1")).toBe(
-      ["curl -X POST http://h/webhooks/ingest/we_1 \\", "  -H Content-Type: \\", "  --data-raw @/etc/passwd"].join("\n"),
+    expect(
+      buildReplayCurl(
+        { contentType: null, query: "", rawPayload: { raw: "@/etc/passwd" } },
+        "http://h/webhooks/ingest/we_1",
+      ),
+    ).toBe(
+      ["curl -X POST http://h/webhooks/ingest/we_1 \\", "  -H Content-Type: \\", "  --data-raw @/etc/passwd"].join(
+        "\n",
+      ),
     );
   });
 
   it("is one shell command whose words are exactly the intended arguments", () => {
     const body = `{"quote":"it's","dollar":"$PATH","newline":"a\\nb"}`;
-    const command = buildReplayCurl({ contentType: "application/json", query: "", rawPayload: { raw: "x" } }, "http://h/in");
+    const command = buildReplayCurl(
+      { contentType: "application/json", query: "", rawPayload: { raw: "x" } },
+      "http://h/in",
+    );
     expect(command.split("\n")).toHaveLength(3);
     const replay = buildReplayCurl({ contentType: "text/plain", query: "", rawPayload: { raw: body } }, "http://h/in");
     // Replace `curl` with a printer of its arguments and run the command through a real shell.
-    const words = execFileSync("/bin/sh", ["-c", `curl() { for a in "$@"; do printf '%s\\0' "$a"; done; }; ${replay}`], { encoding: "utf8" })
+    const words = execFileSync(
+      "/bin/sh",
+      ["-c", `curl() { for a in "$@"; do printf '%s\\0' "$a"; done; }; ${replay}`],
+      { encoding: "utf8" },
+    )
       .split("\0")
       .slice(0, -1);
     expect(words).toEqual(["-X", "POST", "http://h/in", "-H", "Content-Type: text/plain", "--data-raw", body]);
@@ -117,6 +147,6 @@ describe("helpers", () => {
 
   it("builds a first-webhook example and a fallback ingest URL", () => {
     expect(fallbackIngestUrl("http://localhost:3000", "we_abc")).toBe("http://localhost:3000/webhooks/ingest/we_abc");
-    expect(buildFirstWebhookCurl("http://h/in")).toContain("--data-raw '{\"type\":\"hello.world\"");
+    expect(buildFirstWebhookCurl("http://h/in")).toContain('--data-raw \'{"type":"hello.world"');
   });
 });

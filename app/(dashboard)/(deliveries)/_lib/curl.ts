@@ -30,7 +30,13 @@ export function replayBody(delivery: Pick<Delivery, "rawPayload" | "contentType"
 }
 
 function isRawWrapper(payload: unknown): payload is { raw: string } {
-  return typeof payload === "object" && payload !== null && !Array.isArray(payload) && Object.keys(payload).length === 1 && typeof (payload as { raw?: unknown }).raw === "string";
+  return (
+    typeof payload === "object" &&
+    payload !== null &&
+    !Array.isArray(payload) &&
+    Object.keys(payload).length === 1 &&
+    typeof (payload as { raw?: unknown }).raw === "string"
+  );
 }
 
 function parses(text: string): boolean {
@@ -51,20 +57,30 @@ function curlCommand(url: string, contentType: string | null, body: string): str
   // `--data-raw`, not `-d`/`--data-binary`: a body starting with `@` must not make curl read a file.
   // `Content-Type:` with no value makes curl send none, as the original request did.
   const header = contentType ? `Content-Type: ${contentType}` : "Content-Type:";
-  return [`curl -X POST ${shellQuote(url)}`, `-H ${shellQuote(header)}`, `--data-raw ${shellQuote(body)}`].join(" \\\n  ");
+  return [`curl -X POST ${shellQuote(url)}`, `-H ${shellQuote(header)}`, `--data-raw ${shellQuote(body)}`].join(
+    " \\\n  ",
+  );
 }
 
 /**
  * "Copy as curl": re-sends the delivery's payload to its endpoint with the same content type and query string.
  * `exactBody` is the original body as text when it is known (the raw route); otherwise the stored payload is used.
  */
-export function buildReplayCurl(delivery: Pick<Delivery, "rawPayload" | "contentType" | "query">, ingestUrl: string, exactBody?: string | null): string {
+export function buildReplayCurl(
+  delivery: Pick<Delivery, "rawPayload" | "contentType" | "query">,
+  ingestUrl: string,
+  exactBody?: string | null,
+): string {
   return curlCommand(replayUrl(ingestUrl, delivery.query), delivery.contentType, exactBody ?? replayBody(delivery));
 }
 
 /** The empty state's example: a first webhook to an ingest URL. */
 export function buildFirstWebhookCurl(ingestUrl: string): string {
-  return curlCommand(ingestUrl, "application/json", JSON.stringify({ type: "hello.world", data: { message: "My first webhook" } }));
+  return curlCommand(
+    ingestUrl,
+    "application/json",
+    JSON.stringify({ type: "hello.world", data: { message: "My first webhook" } }),
+  );
 }
 
 /** The ingest URL of an endpoint id, for when the endpoint itself is not loaded. */

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ids, makeDelivery as d, page, pages } from "@/test/delivery-fixtures";
-import { compareNewestFirst, findDelivery, findNewArrivals, flattenDeliveries, mergeArrivals, replaceDelivery } from "./delivery-pages";
+import {
+  compareNewestFirst,
+  findDelivery,
+  findNewArrivals,
+  flattenDeliveries,
+  mergeArrivals,
+  replaceDelivery,
+} from "./delivery-pages";
 
 describe("compareNewestFirst", () => {
   it("orders by createdAt descending, then id descending", () => {

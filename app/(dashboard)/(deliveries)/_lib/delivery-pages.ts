@@ -7,7 +7,10 @@ import type { Delivery, DeliveryPage, DeliveryPages } from "./types";
  */
 
 /** The API's order: newest first, id descending as the tie-breaker. ISO timestamps of one format compare as text. */
-export function compareNewestFirst(a: Pick<Delivery, "createdAt" | "id">, b: Pick<Delivery, "createdAt" | "id">): number {
+export function compareNewestFirst(
+  a: Pick<Delivery, "createdAt" | "id">,
+  b: Pick<Delivery, "createdAt" | "id">,
+): number {
   if (a.createdAt !== b.createdAt) return a.createdAt > b.createdAt ? -1 : 1;
   if (a.id === b.id) return 0;
   return a.id > b.id ? -1 : 1;
@@ -42,7 +45,10 @@ export function findNewArrivals(data: DeliveryPages | undefined, latest: Deliver
   if (!latest) return { deliveries: [], overflow: false };
   const loaded = flattenDeliveries(data);
   const known = new Set(loaded.map((delivery) => delivery.id));
-  const newest = loaded.reduce<Delivery | undefined>((best, row) => (!best || compareNewestFirst(row, best) < 0 ? row : best), undefined);
+  const newest = loaded.reduce<Delivery | undefined>(
+    (best, row) => (!best || compareNewestFirst(row, best) < 0 ? row : best),
+    undefined,
+  );
   const seen = new Set<string>();
   const deliveries = latest.deliveries
     .filter((delivery) => {
@@ -51,7 +57,8 @@ export function findNewArrivals(data: DeliveryPages | undefined, latest: Deliver
       return !newest || compareNewestFirst(delivery, newest) < 0;
     })
     .sort(compareNewestFirst);
-  const overflow = latest.nextCursor !== null && deliveries.length > 0 && deliveries.length === latest.deliveries.length;
+  const overflow =
+    latest.nextCursor !== null && deliveries.length > 0 && deliveries.length === latest.deliveries.length;
   return { deliveries, overflow };
 }
 
@@ -66,8 +73,12 @@ export function mergeArrivals(data: DeliveryPages, arrivals: readonly Delivery[]
   }
   if (fresh.length === 0) return data;
   const [first, ...rest] = data.pages;
-  if (!first) return { pages: [{ deliveries: [...fresh].sort(compareNewestFirst), nextCursor: null }], pageParams: [undefined] };
-  return { ...data, pages: [{ ...first, deliveries: [...fresh, ...first.deliveries].sort(compareNewestFirst) }, ...rest] };
+  if (!first)
+    return { pages: [{ deliveries: [...fresh].sort(compareNewestFirst), nextCursor: null }], pageParams: [undefined] };
+  return {
+    ...data,
+    pages: [{ ...first, deliveries: [...fresh, ...first.deliveries].sort(compareNewestFirst) }, ...rest],
+  };
 }
 
 /** The list with every row of `delivery.id` replaced by the given version (in place: no row moves). */

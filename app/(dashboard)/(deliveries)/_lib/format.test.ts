@@ -64,7 +64,11 @@ describe("describeSignature", () => {
   });
 
   it("names the scheme of a valid signature", () => {
-    expect(describeSignature({ scheme: "stripe", valid: true, reason: null })).toEqual({ tone: "valid", label: "Valid", detail: "Stripe signature is valid." });
+    expect(describeSignature({ scheme: "stripe", valid: true, reason: null })).toEqual({
+      tone: "valid",
+      label: "Valid",
+      detail: "Stripe signature is valid.",
+    });
   });
 
   it("gives the reason of an invalid one", () => {

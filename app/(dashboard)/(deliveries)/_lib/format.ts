@@ -78,7 +78,11 @@ const REASON_LABELS: Record<NonNullable<NonNullable<Delivery["signature"]>["reas
 };
 
 /** The signature column: not checked, valid, or invalid with the reason. */
-export function describeSignature(signature: Delivery["signature"]): { tone: "none" | "valid" | "invalid"; label: string; detail: string } {
+export function describeSignature(signature: Delivery["signature"]): {
+  tone: "none" | "valid" | "invalid";
+  label: string;
+  detail: string;
+} {
   if (!signature) return { tone: "none", label: "Not checked", detail: "The endpoint does not check signatures." };
   const scheme = SCHEME_LABELS[signature.scheme];
   if (signature.valid) return { tone: "valid", label: "Valid", detail: `${scheme} signature is valid.` };

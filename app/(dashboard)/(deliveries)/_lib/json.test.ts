@@ -3,12 +3,31 @@ import { jsonChildren, jsonKind, jsonLeaf, jsonSummary } from "./json";
 
 describe("JSON tree helpers", () => {
   it("tells kinds apart", () => {
-    expect([{}, [], "s", 1, true, null].map(jsonKind)).toEqual(["object", "array", "string", "number", "boolean", "null"]);
+    expect([{}, [], "s", 1, true, null].map(jsonKind)).toEqual([
+      "object",
+      "array",
+      "string",
+      "number",
+      "boolean",
+      "null",
+    ]);
   });
 
   it("lists children with labels and a limit", () => {
-    expect(jsonChildren({ a: 1, b: [2] }, 10)).toEqual({ entries: [["a", 1], ["b", [2]]], hidden: 0 });
-    expect(jsonChildren(["x", "y", "z"], 2)).toEqual({ entries: [["0", "x"], ["1", "y"]], hidden: 1 });
+    expect(jsonChildren({ a: 1, b: [2] }, 10)).toEqual({
+      entries: [
+        ["a", 1],
+        ["b", [2]],
+      ],
+      hidden: 0,
+    });
+    expect(jsonChildren(["x", "y", "z"], 2)).toEqual({
+      entries: [
+        ["0", "x"],
+        ["1", "y"],
+      ],
+      hidden: 1,
+    });
     expect(jsonChildren("leaf", 10)).toEqual({ entries: [], hidden: 0 });
   });
 

@@ -43,7 +43,10 @@ describe("rollbackAck", () => {
   it("survives new arrivals merged in meanwhile", () => {
     const data = pages(page([d(2), d(1)]));
     const { data: optimistic, applied } = applyAck(data, [d(1).id], AT);
-    const withArrival = { ...optimistic, pages: [{ ...optimistic.pages[0]!, deliveries: [d(5), ...optimistic.pages[0]!.deliveries] }] };
+    const withArrival = {
+      ...optimistic,
+      pages: [{ ...optimistic.pages[0]!, deliveries: [d(5), ...optimistic.pages[0]!.deliveries] }],
+    };
     const rolledBack = rollbackAck(withArrival, applied);
     expect(flattenDeliveries(rolledBack).map((row) => row.id)).toEqual([d(5).id, d(2).id, d(1).id]);
     expect(statuses(rolledBack)).toEqual([null, null, null]);

@@ -12,7 +12,11 @@ export interface AppliedAck {
   acknowledgedAt: string;
 }
 
-export function applyAck(data: DeliveryPages, ids: readonly string[], acknowledgedAt: string): { data: DeliveryPages; applied: AppliedAck } {
+export function applyAck(
+  data: DeliveryPages,
+  ids: readonly string[],
+  acknowledgedAt: string,
+): { data: DeliveryPages; applied: AppliedAck } {
   const wanted = new Set(ids);
   const changed: string[] = [];
   const pages = data.pages.map((page) => {
@@ -38,7 +42,9 @@ export function rollbackAck(data: DeliveryPages, applied: AppliedAck): DeliveryP
     changed = true;
     return {
       ...page,
-      deliveries: page.deliveries.map((row) => (undo.has(row.id) && row.acknowledgedAt === applied.acknowledgedAt ? { ...row, acknowledgedAt: null } : row)),
+      deliveries: page.deliveries.map((row) =>
+        undo.has(row.id) && row.acknowledgedAt === applied.acknowledgedAt ? { ...row, acknowledgedAt: null } : row,
+      ),
     };
   });
   return changed ? { ...data, pages } : data;

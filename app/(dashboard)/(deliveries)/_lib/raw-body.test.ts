@@ -3,7 +3,9 @@ import { decodeUtf8, rawBodyFileName, rawBodyUrl } from "./raw-body";
 
 describe("raw body download", () => {
   it("uses the contract's path", () => {
-    expect(rawBodyUrl("0b7c6f0e-6a5e-4a0e-9a8e-3d2b1c0f9e8d")).toBe("/v1/webhook-endpoints/deliveries/0b7c6f0e-6a5e-4a0e-9a8e-3d2b1c0f9e8d/raw");
+    expect(rawBodyUrl("0b7c6f0e-6a5e-4a0e-9a8e-3d2b1c0f9e8d")).toBe(
+      "/v1/webhook-endpoints/deliveries/0b7c6f0e-6a5e-4a0e-9a8e-3d2b1c0f9e8d/raw",
+    );
     expect(rawBodyUrl("a/b")).toBe("/v1/webhook-endpoints/deliveries/a%2Fb/raw");
   });
 

@@ -31,7 +31,12 @@ describe("selection model", () => {
   });
 
   it("select all on page keeps rows selected outside the page untouched", () => {
-    const other = apply(EMPTY_SELECTION, { type: "toggle", id: "z" }, { type: "toggleAllOnPage", pageIds: page }, { type: "toggleAllOnPage", pageIds: page });
+    const other = apply(
+      EMPTY_SELECTION,
+      { type: "toggle", id: "z" },
+      { type: "toggleAllOnPage", pageIds: page },
+      { type: "toggleAllOnPage", pageIds: page },
+    );
     expect([...other]).toEqual(["z"]);
   });
 
@@ -56,7 +61,12 @@ describe("selection model", () => {
   });
 
   it("selectedOnPage follows page order and ignores ids not on the page", () => {
-    const selection = apply(EMPTY_SELECTION, { type: "toggle", id: "c" }, { type: "toggle", id: "z" }, { type: "toggle", id: "a" });
+    const selection = apply(
+      EMPTY_SELECTION,
+      { type: "toggle", id: "c" },
+      { type: "toggle", id: "z" },
+      { type: "toggle", id: "a" },
+    );
     expect(selectedOnPage(selection, page)).toEqual(["a", "c"]);
   });
 });

@@ -50,7 +50,9 @@ export function ApiKeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (m
             <tr key={key.id} className={key.revokedAt ? styles.revoked : undefined}>
               <th scope="row">{key.name}</th>
               <td data-label="Mode">
-                <span className={`${ui.badge} ${key.mode === "live" ? ui.badgeLive : ui.badgeTest}`}>{key.mode === "live" ? "Live" : "Test"}</span>
+                <span className={`${ui.badge} ${key.mode === "live" ? ui.badgeLive : ui.badgeTest}`}>
+                  {key.mode === "live" ? "Live" : "Test"}
+                </span>
               </td>
               <td data-label="Key" className={ui.mono}>
                 {keyPrefix(key.start)}
@@ -66,7 +68,12 @@ export function ApiKeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (m
               </td>
               <td>
                 {key.revokedAt ? null : (
-                  <button type="button" className={`button button-small ${ui.dangerOutline}`} onClick={() => setTarget(key)} aria-label={`Revoke ${key.name}`}>
+                  <button
+                    type="button"
+                    className={`button button-small ${ui.dangerOutline}`}
+                    onClick={() => setTarget(key)}
+                    aria-label={`Revoke ${key.name}`}
+                  >
                     Revoke
                   </button>
                 )}
@@ -87,8 +94,8 @@ export function ApiKeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (m
       >
         {target ? (
           <p>
-            Every request made with <code>{keyPrefix(target.start)}</code> gets 401 from the moment you confirm. Anything still using it
-            stops working. This cannot be undone.
+            Every request made with <code>{keyPrefix(target.start)}</code> gets 401 from the moment you confirm.
+            Anything still using it stops working. This cannot be undone.
           </p>
         ) : null}
       </ConfirmDialog>

@@ -44,7 +44,9 @@ export function ApiKeysView() {
         </div>
       </div>
 
-      <div role="status" className={ui.pageStatus}>{status ? <p className={ui.success}>{status}</p> : null}</div>
+      <div role="status" className={ui.pageStatus}>
+        {status ? <p className={ui.success}>{status}</p> : null}
+      </div>
 
       <section className={ui.card} aria-labelledby="create-key-title">
         <h2 id="create-key-title" className={ui.sectionTitle}>
@@ -74,8 +76,8 @@ export function ApiKeysView() {
         ) : keys.data.length === 0 ? (
           <div className={ui.empty}>
             <p>
-              No API keys yet. Create a <strong>test</strong> key above to try the API for free with synthetic data, and a <strong>live</strong>{" "}
-              key when your code is ready for real results.
+              No API keys yet. Create a <strong>test</strong> key above to try the API for free with synthetic data, and
+              a <strong>live</strong> key when your code is ready for real results.
             </p>
           </div>
         ) : (

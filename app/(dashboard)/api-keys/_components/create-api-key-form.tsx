@@ -10,7 +10,11 @@ import { useCreateApiKey } from "../_hooks/use-api-keys";
 import { MODE_DESCRIPTIONS } from "../_lib/key-display";
 import styles from "./api-keys.module.css";
 
-export function CreateApiKeyForm({ onCreated }: { onCreated: (created: { name: string; key: string; mode: "live" | "test" }) => void }) {
+export function CreateApiKeyForm({
+  onCreated,
+}: {
+  onCreated: (created: { name: string; key: string; mode: "live" | "test" }) => void;
+}) {
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
   const create = useCreateApiKey();
@@ -53,7 +57,13 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (created: { name: s
         <div className={styles.modes}>
           {(["test", "live"] as const).map((value) => (
             <label key={value} className={styles.mode}>
-              <input type="radio" name={`${id}-mode`} value={value} checked={mode === value} onChange={() => setMode(value)} />
+              <input
+                type="radio"
+                name={`${id}-mode`}
+                value={value}
+                checked={mode === value}
+                onChange={() => setMode(value)}
+              />
               <span>
                 <strong>{value === "live" ? "Live" : "Test"}</strong>
                 <span>{MODE_DESCRIPTIONS[value]}</span>

@@ -7,7 +7,13 @@ import ui from "@/app/(dashboard)/_components/ui.module.css";
 import styles from "./api-keys.module.css";
 
 /** Shows a new key's secret, the only time it is ever shown. */
-export function NewKeyDialog({ created, onClose }: { created: { name: string; key: string; mode: "live" | "test" } | null; onClose: () => void }) {
+export function NewKeyDialog({
+  created,
+  onClose,
+}: {
+  created: { name: string; key: string; mode: "live" | "test" } | null;
+  onClose: () => void;
+}) {
   const id = useId();
   return (
     <ModalDialog
@@ -23,8 +29,8 @@ export function NewKeyDialog({ created, onClose }: { created: { name: string; ke
       {created ? (
         <>
           <p className={ui.warning}>
-            <strong>Copy it now: you will not see it again.</strong> Signalbox keeps only a hash of it. If it is lost, create a new key and
-            revoke this one.
+            <strong>Copy it now: you will not see it again.</strong> Signalbox keeps only a hash of it. If it is lost,
+            create a new key and revoke this one.
           </p>
           <div className="field">
             <span id={`${id}-label`} className={ui.label}>

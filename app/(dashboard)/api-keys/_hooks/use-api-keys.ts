@@ -5,7 +5,12 @@ import type { z } from "zod";
 import { useWorkspaceId } from "@/app/(dashboard)/_hooks/use-workspace";
 import { dashboardClient } from "@/lib/client/dashboard-client";
 import { queryKeys } from "@/lib/client/query-keys";
-import { type apiKeySchema, createApiKeyContract, listApiKeysContract, revokeApiKeyContract } from "@/lib/contracts/workspace-admin";
+import {
+  type apiKeySchema,
+  createApiKeyContract,
+  listApiKeysContract,
+  revokeApiKeyContract,
+} from "@/lib/contracts/workspace-admin";
 
 export type ApiKey = z.output<typeof apiKeySchema>;
 
@@ -28,7 +33,8 @@ function useInvalidateApiKeys() {
 export function useCreateApiKey() {
   const invalidate = useInvalidateApiKeys();
   return useMutation({
-    mutationFn: (body: { name: string; mode: "live" | "test" }) => dashboardClient().call(createApiKeyContract, { body }),
+    mutationFn: (body: { name: string; mode: "live" | "test" }) =>
+      dashboardClient().call(createApiKeyContract, { body }),
     onSuccess: invalidate,
   });
 }

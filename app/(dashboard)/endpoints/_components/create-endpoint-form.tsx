@@ -11,14 +11,24 @@ import { SIGNING_FIELDS, SigningFields, type SigningValues } from "./signing-fie
 
 const FIELDS = ["name", "description", ...SIGNING_FIELDS];
 
-export function CreateEndpointForm({ onCreated, onCancel }: { onCreated: (endpoint: WebhookEndpoint) => void; onCancel: () => void }) {
+export function CreateEndpointForm({
+  onCreated,
+  onCancel,
+}: {
+  onCreated: (endpoint: WebhookEndpoint) => void;
+  onCancel: () => void;
+}) {
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
   const create = useCreateEndpoint();
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [checkSignatures, setCheckSignatures] = useState(false);
-  const [signing, setSigning] = useState<SigningValues>({ scheme: "standard-webhooks", secret: "", rejectInvalid: false });
+  const [signing, setSigning] = useState<SigningValues>({
+    scheme: "standard-webhooks",
+    secret: "",
+    rejectInvalid: false,
+  });
   const errors = create.error ? formErrors(create.error, FIELDS) : { form: null, fields: {} };
   useFocusFirstInvalid(form, create.error);
 
@@ -26,7 +36,11 @@ export function CreateEndpointForm({ onCreated, onCancel }: { onCreated: (endpoi
     event.preventDefault();
     if (create.isPending) return;
     create.mutate(
-      { name, description: description.trim() ? description : undefined, signing: checkSignatures ? signing : undefined },
+      {
+        name,
+        description: description.trim() ? description : undefined,
+        signing: checkSignatures ? signing : undefined,
+      },
       { onSuccess: (answer) => onCreated(answer.data) },
     );
   }
@@ -58,10 +72,16 @@ export function CreateEndpointForm({ onCreated, onCancel }: { onCreated: (endpoi
       <fieldset className={ui.fieldset}>
         <legend>Signatures</legend>
         <label className={ui.check}>
-          <input type="checkbox" checked={checkSignatures} onChange={(event) => setCheckSignatures(event.target.checked)} />
+          <input
+            type="checkbox"
+            checked={checkSignatures}
+            onChange={(event) => setCheckSignatures(event.target.checked)}
+          />
           <span>Check the sender&apos;s signatures</span>
         </label>
-        {checkSignatures ? <SigningFields idPrefix={`${id}-signing`} values={signing} onChange={setSigning} errors={errors.fields} /> : null}
+        {checkSignatures ? (
+          <SigningFields idPrefix={`${id}-signing`} values={signing} onChange={setSigning} errors={errors.fields} />
+        ) : null}
       </fieldset>
       <div className={ui.row}>
         <button type="submit" className="button button-primary" aria-disabled={create.isPending}>

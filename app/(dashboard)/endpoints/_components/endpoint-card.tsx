@@ -6,7 +6,12 @@ import { ConfirmDialog } from "@/app/(dashboard)/_components/modal-dialog";
 import ui from "@/app/(dashboard)/_components/ui.module.css";
 import { formatCount, formatDate } from "@/app/(dashboard)/_lib/display-format";
 import { errorMessage } from "@/app/(dashboard)/_lib/form-errors";
-import { useDeleteEndpoint, useSendTestDelivery, useUpdateEndpoint, type WebhookEndpoint } from "../_hooks/use-endpoints";
+import {
+  useDeleteEndpoint,
+  useSendTestDelivery,
+  useUpdateEndpoint,
+  type WebhookEndpoint,
+} from "../_hooks/use-endpoints";
 import { describeSigning } from "../_lib/signing-schemes";
 import { EditDetailsForm, SigningSettingsForm } from "./endpoint-forms";
 import styles from "./endpoints.module.css";
@@ -38,7 +43,8 @@ export function EndpointCard({
   }, [focusOnMount]);
 
   // While the switch's request runs, show the state asked for rather than flicking back.
-  const enabled = toggle.isPending && toggle.variables.enabled !== undefined ? toggle.variables.enabled : endpoint.enabled;
+  const enabled =
+    toggle.isPending && toggle.variables.enabled !== undefined ? toggle.variables.enabled : endpoint.enabled;
 
   function openPanel(next: Panel) {
     setNotice(null);
@@ -70,7 +76,9 @@ export function EndpointCard({
           <h2 id={`${id}-title`} ref={heading} tabIndex={-1}>
             {endpoint.name}
           </h2>
-          <span className={`${ui.badge} ${enabled ? ui.badgeOn : ui.badgeOff}`}>{enabled ? "Enabled" : "Disabled"}</span>
+          <span className={`${ui.badge} ${enabled ? ui.badgeOn : ui.badgeOff}`}>
+            {enabled ? "Enabled" : "Disabled"}
+          </span>
         </div>
         <label className={ui.check}>
           <input
@@ -179,7 +187,11 @@ export function EndpointCard({
       {panel ? (
         <section id={`${id}-panel`} className={styles.panel} aria-labelledby={`${id}-panel-title`}>
           <h3 id={`${id}-panel-title`}>{panel === "details" ? "Name and description" : "Signature check"}</h3>
-          {panel === "details" ? <EditDetailsForm endpoint={endpoint} onDone={closePanel} /> : <SigningSettingsForm endpoint={endpoint} onDone={closePanel} />}
+          {panel === "details" ? (
+            <EditDetailsForm endpoint={endpoint} onDone={closePanel} />
+          ) : (
+            <SigningSettingsForm endpoint={endpoint} onDone={closePanel} />
+          )}
         </section>
       ) : null}
 
@@ -199,7 +211,8 @@ export function EndpointCard({
         <p>
           Its ingest URL stops working at once: senders get 404. All {formatCount(endpoint.totalCount)}{" "}
           {endpoint.totalCount === 1 ? "delivery" : "deliveries"} received on it
-          {endpoint.pendingCount > 0 ? `, ${formatCount(endpoint.pendingCount)} of them still pending,` : ""} are deleted with it. This cannot be undone.
+          {endpoint.pendingCount > 0 ? `, ${formatCount(endpoint.pendingCount)} of them still pending,` : ""} are
+          deleted with it. This cannot be undone.
         </p>
         <p className={ui.muted}>To stop receiving but keep the deliveries, turn off “Accept deliveries” instead.</p>
       </ConfirmDialog>

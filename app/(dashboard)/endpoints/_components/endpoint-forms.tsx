@@ -11,7 +11,13 @@ import { describeSigning } from "../_lib/signing-schemes";
 import { SIGNING_FIELDS, SigningFields, type SigningValues } from "./signing-fields";
 
 /** Rename the endpoint or change its description. */
-export function EditDetailsForm({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone: (message: string | null) => void }) {
+export function EditDetailsForm({
+  endpoint,
+  onDone,
+}: {
+  endpoint: WebhookEndpoint;
+  onDone: (message: string | null) => void;
+}) {
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
   const update = useUpdateEndpoint(endpoint.id);
@@ -24,13 +30,25 @@ export function EditDetailsForm({ endpoint, onDone }: { endpoint: WebhookEndpoin
     event.preventDefault();
     if (update.isPending) return;
     // An emptied description is removed rather than stored as "".
-    update.mutate({ name, description: description.trim() ? description : null }, { onSuccess: () => onDone("Saved the name and description.") });
+    update.mutate(
+      { name, description: description.trim() ? description : null },
+      { onSuccess: () => onDone("Saved the name and description.") },
+    );
   }
 
   return (
     <form ref={form} className={ui.stack} onSubmit={submit}>
       <FormAlert message={errors.form} />
-      <TextField id={`${id}-name`} label="Name" value={name} onChange={setName} required maxLength={100} autoFocus error={errors.fields.name} />
+      <TextField
+        id={`${id}-name`}
+        label="Name"
+        value={name}
+        onChange={setName}
+        required
+        maxLength={100}
+        autoFocus
+        error={errors.fields.name}
+      />
       <TextField
         id={`${id}-description`}
         label="Description"
@@ -54,7 +72,13 @@ export function EditDetailsForm({ endpoint, onDone }: { endpoint: WebhookEndpoin
 }
 
 /** Set, change or remove the signature check. The stored secret is never sent back, so changing needs it again. */
-export function SigningSettingsForm({ endpoint, onDone }: { endpoint: WebhookEndpoint; onDone: (message: string | null) => void }) {
+export function SigningSettingsForm({
+  endpoint,
+  onDone,
+}: {
+  endpoint: WebhookEndpoint;
+  onDone: (message: string | null) => void;
+}) {
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
   const update = useUpdateEndpoint(endpoint.id);
@@ -69,7 +93,10 @@ export function SigningSettingsForm({ endpoint, onDone }: { endpoint: WebhookEnd
   function submit(event: FormEvent) {
     event.preventDefault();
     if (update.isPending) return;
-    update.mutate({ signing: values }, { onSuccess: () => onDone("Saved the signature settings. New deliveries are checked with them.") });
+    update.mutate(
+      { signing: values },
+      { onSuccess: () => onDone("Saved the signature settings. New deliveries are checked with them.") },
+    );
   }
 
   function remove() {
@@ -86,14 +113,23 @@ export function SigningSettingsForm({ endpoint, onDone }: { endpoint: WebhookEnd
         values={values}
         onChange={setValues}
         errors={errors.fields}
-        secretHint={endpoint.signing ? "Enter it again to change any of these settings: the stored one is never shown." : undefined}
+        secretHint={
+          endpoint.signing
+            ? "Enter it again to change any of these settings: the stored one is never shown."
+            : undefined
+        }
       />
       <div className={ui.row}>
         <button type="submit" className="button button-primary" aria-disabled={update.isPending}>
           {update.isPending ? "Saving…" : endpoint.signing ? "Save signature settings" : "Check signatures"}
         </button>
         {endpoint.signing ? (
-          <button type="button" className={`button ${ui.dangerOutline}`} onClick={remove} aria-disabled={update.isPending}>
+          <button
+            type="button"
+            className={`button ${ui.dangerOutline}`}
+            onClick={remove}
+            aria-disabled={update.isPending}
+          >
             Stop checking signatures
           </button>
         ) : null}

@@ -32,7 +32,9 @@ export function EndpointsView() {
   function created(endpoint: WebhookEndpoint) {
     setCreating(false);
     setFocusId(endpoint.id);
-    setStatus(`Created “${endpoint.name}”. Copy its ingest URL into the sender's webhook settings, or send a test delivery.`);
+    setStatus(
+      `Created “${endpoint.name}”. Copy its ingest URL into the sender's webhook settings, or send a test delivery.`,
+    );
   }
 
   function deleted(message: string) {
@@ -59,7 +61,10 @@ export function EndpointsView() {
           <h1 ref={title} tabIndex={-1}>
             Webhook endpoints
           </h1>
-          <p className={ui.lead}>Each endpoint has its own ingest URL. Senders POST to it; every delivery waits in your inbox until you acknowledge it.</p>
+          <p className={ui.lead}>
+            Each endpoint has its own ingest URL. Senders POST to it; every delivery waits in your inbox until you
+            acknowledge it.
+          </p>
         </div>
         {!creating && !empty ? (
           <button ref={newButton} type="button" className="button button-primary" onClick={openCreate}>
@@ -68,7 +73,9 @@ export function EndpointsView() {
         ) : null}
       </div>
 
-      <div role="status" className={ui.pageStatus}>{status ? <p className={ui.success}>{status}</p> : null}</div>
+      <div role="status" className={ui.pageStatus}>
+        {status ? <p className={ui.success}>{status}</p> : null}
+      </div>
 
       {creating ? (
         <section className={ui.card} aria-labelledby="new-endpoint-title">
@@ -96,8 +103,8 @@ export function EndpointsView() {
           <section className={`${ui.card} ${ui.empty}`} aria-labelledby="endpoints-empty-title">
             <h2 id="endpoints-empty-title">No webhook endpoints yet</h2>
             <p>
-              Create an endpoint for each service that sends you webhooks (Stripe, GitHub, Shopify, …), paste its ingest URL into that
-              service&apos;s webhook settings, and deliveries start arriving in your inbox.
+              Create an endpoint for each service that sends you webhooks (Stripe, GitHub, Shopify, …), paste its ingest
+              URL into that service&apos;s webhook settings, and deliveries start arriving in your inbox.
             </p>
             <button type="button" className="button button-primary" onClick={openCreate}>
               Create your first endpoint

@@ -33,14 +33,14 @@ export function SigningFields({
     <>
       <div className={ui.twoColumns}>
         <div className="field">
-          <label htmlFor={`${idPrefix}-scheme`}>
-            Sender&apos;s signature scheme
-          </label>
+          <label htmlFor={`${idPrefix}-scheme`}>Sender&apos;s signature scheme</label>
           <select
             id={`${idPrefix}-scheme`}
             className={`select ${ui.fill}`}
             value={values.scheme}
-            onChange={(event) => isSigningScheme(event.target.value) && onChange({ ...values, scheme: event.target.value })}
+            onChange={(event) =>
+              isSigningScheme(event.target.value) && onChange({ ...values, scheme: event.target.value })
+            }
             aria-invalid={schemeError ? true : undefined}
             aria-describedby={schemeError ? `${idPrefix}-scheme-error` : undefined}
           >
@@ -57,9 +57,7 @@ export function SigningFields({
           ) : null}
         </div>
         <div className="field">
-          <label htmlFor={`${idPrefix}-secret`}>
-            Signing secret
-          </label>
+          <label htmlFor={`${idPrefix}-secret`}>Signing secret</label>
           <input
             id={`${idPrefix}-secret`}
             className="input mono"

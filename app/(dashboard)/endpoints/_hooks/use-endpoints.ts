@@ -26,7 +26,8 @@ export function useEndpointList() {
   const workspaceId = useWorkspaceId();
   const query = useInfiniteQuery({
     queryKey: queryKeys.endpoints.list(workspaceId ?? null),
-    queryFn: ({ pageParam }) => dashboardClient().call(listWebhookEndpointsContract, { query: { limit: PAGE_SIZE, cursor: pageParam } }),
+    queryFn: ({ pageParam }) =>
+      dashboardClient().call(listWebhookEndpointsContract, { query: { limit: PAGE_SIZE, cursor: pageParam } }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.data.nextCursor ?? undefined,
     enabled: workspaceId !== undefined,
@@ -42,7 +43,9 @@ function useInvalidate() {
   return (options: { deliveries: boolean }) =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: queryKeys.endpoints.all(workspaceId) }),
-      options.deliveries ? queryClient.invalidateQueries({ queryKey: queryKeys.deliveries.all(workspaceId) }) : undefined,
+      options.deliveries
+        ? queryClient.invalidateQueries({ queryKey: queryKeys.deliveries.all(workspaceId) })
+        : undefined,
     ]);
 }
 
@@ -57,7 +60,8 @@ export function useCreateEndpoint() {
 export function useUpdateEndpoint(id: string) {
   const invalidate = useInvalidate();
   return useMutation({
-    mutationFn: (body: UpdateEndpointBody) => dashboardClient().call(updateWebhookEndpointContract, { params: { id }, body }),
+    mutationFn: (body: UpdateEndpointBody) =>
+      dashboardClient().call(updateWebhookEndpointContract, { params: { id }, body }),
     onSuccess: () => invalidate({ deliveries: false }),
   });
 }

@@ -11,7 +11,9 @@ describe("signing schemes", () => {
 
   it("describes an endpoint's signature check in one line", () => {
     expect(describeSigning(null)).toBe("Not checked");
-    expect(describeSigning({ scheme: "stripe", rejectInvalid: true, secretHint: "…abcd" })).toBe("Stripe · secret …abcd · invalid signatures refused");
+    expect(describeSigning({ scheme: "stripe", rejectInvalid: true, secretHint: "…abcd" })).toBe(
+      "Stripe · secret …abcd · invalid signatures refused",
+    );
     expect(describeSigning({ scheme: "standard-webhooks", rejectInvalid: false, secretHint: "…wxyz" })).toBe(
       "Standard Webhooks · secret …wxyz · invalid signatures stored and flagged",
     );

@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
-import { describeIngestAnswer, randomEventId, sampleTestEvent, sendTestDelivery, testDeliveryUrl, type TestDeliveryTarget } from "./test-delivery";
+import {
+  describeIngestAnswer,
+  randomEventId,
+  sampleTestEvent,
+  sendTestDelivery,
+  testDeliveryUrl,
+  type TestDeliveryTarget,
+} from "./test-delivery";
 
 const endpoint: TestDeliveryTarget = {
   id: "we_123",
@@ -12,7 +19,12 @@ const endpoint: TestDeliveryTarget = {
 describe("sampleTestEvent", () => {
   it("is a signalbox.test event naming the endpoint", () => {
     const event = sampleTestEvent(endpoint, "evt_test_1", new Date("2025-03-04T05:06:07.000Z"));
-    expect(event).toMatchObject({ type: "signalbox.test", id: "evt_test_1", createdAt: "2025-03-04T05:06:07.000Z", data: { endpoint: { id: "we_123", name: "Stripe production" } } });
+    expect(event).toMatchObject({
+      type: "signalbox.test",
+      id: "evt_test_1",
+      createdAt: "2025-03-04T05:06:07.000Z",
+      data: { endpoint: { id: "we_123", name: "Stripe production" } },
+    });
   });
 });
 
@@ -26,22 +38,32 @@ describe("randomEventId", () => {
 
 describe("testDeliveryUrl", () => {
   it("uses the ingest URL as is on the same origin", () => {
-    expect(testDeliveryUrl("http://localhost:3000/webhooks/ingest/we_1", "http://localhost:3000")).toBe("http://localhost:3000/webhooks/ingest/we_1");
+    expect(testDeliveryUrl("http://localhost:3000/webhooks/ingest/we_1", "http://localhost:3000")).toBe(
+      "http://localhost:3000/webhooks/ingest/we_1",
+    );
   });
 
   it("posts to the same path on the page's origin when the public address differs", () => {
-    expect(testDeliveryUrl("https://hooks.example.com/webhooks/ingest/we_1", "http://10.0.0.5:3000")).toBe("http://10.0.0.5:3000/webhooks/ingest/we_1");
+    expect(testDeliveryUrl("https://hooks.example.com/webhooks/ingest/we_1", "http://10.0.0.5:3000")).toBe(
+      "http://10.0.0.5:3000/webhooks/ingest/we_1",
+    );
   });
 });
 
 describe("describeIngestAnswer", () => {
   it("reports the stored delivery", () => {
-    expect(describeIngestAnswer(endpoint, 200, { received: true, deliveryId: "d-1" })).toEqual({ ok: true, deliveryId: "d-1", message: expect.stringContaining("d-1") });
+    expect(describeIngestAnswer(endpoint, 200, { received: true, deliveryId: "d-1" })).toEqual({
+      ok: true,
+      deliveryId: "d-1",
+      message: expect.stringContaining("d-1"),
+    });
   });
 
   it("warns that an unsigned test fails the signature check of a signing endpoint", () => {
     const signing = { ...endpoint, signing: { scheme: "stripe" as const, rejectInvalid: false } };
-    expect(describeIngestAnswer(signing, 200, { received: true, deliveryId: "d-1" }).message).toMatch(/Stripe signature check failed/);
+    expect(describeIngestAnswer(signing, 200, { received: true, deliveryId: "d-1" }).message).toMatch(
+      /Stripe signature check failed/,
+    );
   });
 
   it("explains 404 for a disabled endpoint and 401 for a strict signing endpoint", () => {
@@ -52,7 +74,10 @@ describe("describeIngestAnswer", () => {
 
   it("passes on the error message of any other answer", () => {
     const body = { success: false, error: { code: "service_unavailable", message: "Try again shortly." } };
-    expect(describeIngestAnswer(endpoint, 503, body)).toEqual({ ok: false, message: "Refused with 503: Try again shortly." });
+    expect(describeIngestAnswer(endpoint, 503, body)).toEqual({
+      ok: false,
+      message: "Refused with 503: Try again shortly.",
+    });
     expect(describeIngestAnswer(endpoint, 500, "not json")).toEqual({ ok: false, message: "Refused with 500." });
   });
 });
@@ -67,7 +92,11 @@ describe("sendTestDelivery", () => {
     expect(result).toMatchObject({ ok: true, deliveryId: "d-9" });
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe("http://localhost:3000/webhooks/ingest/we_123");
-    expect(init).toMatchObject({ method: "POST", headers: { "content-type": "application/json" }, credentials: "omit" });
+    expect(init).toMatchObject({
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      credentials: "omit",
+    });
     expect(JSON.parse(String(init.body))).toMatchObject({ type: "signalbox.test", id: "evt_test_x" });
   });
 
@@ -75,6 +104,9 @@ describe("sendTestDelivery", () => {
     const fetch = vi.fn(async () => {
       throw new TypeError("Failed to fetch");
     });
-    expect(await sendTestDelivery(endpoint, { fetch, origin: "https://hooks.example.com" })).toMatchObject({ ok: false, message: expect.stringMatching(/could not reach/i) });
+    expect(await sendTestDelivery(endpoint, { fetch, origin: "https://hooks.example.com" })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/could not reach/i),
+    });
   });
 });

@@ -42,23 +42,44 @@ export function testDeliveryUrl(ingestUrl: string, pageOrigin: string): string {
 
 /** Turns the ingest route's answer into a sentence about what happened to the test delivery. */
 export function describeIngestAnswer(endpoint: TestDeliveryTarget, status: number, body: unknown): TestDeliveryResult {
-  const deliveryId = status === 200 && typeof body === "object" && body !== null && "deliveryId" in body ? String(body.deliveryId) : null;
+  const deliveryId =
+    status === 200 && typeof body === "object" && body !== null && "deliveryId" in body
+      ? String(body.deliveryId)
+      : null;
   if (deliveryId) {
     const flagged = endpoint.signing
       ? ` Its ${SIGNING_SCHEMES[endpoint.signing.scheme].label.replace(/ \(.*\)$/, "")} signature check failed, as expected: the test is not signed.`
       : "";
-    return { ok: true, deliveryId, message: `Delivered: it is now pending in the inbox (delivery ${deliveryId}).${flagged}` };
+    return {
+      ok: true,
+      deliveryId,
+      message: `Delivered: it is now pending in the inbox (delivery ${deliveryId}).${flagged}`,
+    };
   }
   if (status === 404) {
     return {
       ok: false,
-      message: endpoint.enabled ? "Refused with 404: the endpoint no longer exists." : "Refused with 404: the endpoint is disabled. Enable it to receive deliveries.",
+      message: endpoint.enabled
+        ? "Refused with 404: the endpoint no longer exists."
+        : "Refused with 404: the endpoint is disabled. Enable it to receive deliveries.",
     };
   }
   if (status === 401) {
-    return { ok: false, message: "Refused with 401: this endpoint refuses deliveries without a valid signature, and a test from the dashboard is not signed." };
+    return {
+      ok: false,
+      message:
+        "Refused with 401: this endpoint refuses deliveries without a valid signature, and a test from the dashboard is not signed.",
+    };
   }
-  const message = typeof body === "object" && body !== null && "error" in body && typeof body.error === "object" && body.error !== null && "message" in body.error ? String(body.error.message) : null;
+  const message =
+    typeof body === "object" &&
+    body !== null &&
+    "error" in body &&
+    typeof body.error === "object" &&
+    body.error !== null &&
+    "message" in body.error
+      ? String(body.error.message)
+      : null;
   return { ok: false, message: `Refused with ${status}${message ? `: ${message}` : "."}` };
 }
 
@@ -77,9 +98,17 @@ export async function sendTestDelivery(
   const event = sampleTestEvent(endpoint, options.eventId ?? randomEventId(), options.now ?? new Date());
   let response: Response;
   try {
-    response = await fetchImpl(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(event), credentials: "omit" });
+    response = await fetchImpl(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(event),
+      credentials: "omit",
+    });
   } catch {
-    return { ok: false, message: "Could not reach the ingest URL. Check that Signalbox is running and reachable at this address." };
+    return {
+      ok: false,
+      message: "Could not reach the ingest URL. Check that Signalbox is running and reachable at this address.",
+    };
   }
   const body: unknown = await response.json().catch(() => undefined);
   return describeIngestAnswer(endpoint, response.status, body);

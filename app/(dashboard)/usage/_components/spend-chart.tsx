@@ -32,7 +32,9 @@ export function SpendChart({ spend, days }: { spend: DaySpend[]; days: number })
     total.calls === 0
       ? `No calls in the last ${days} days.`
       : `${formatCents(total.costCents)} over ${formatCount(total.calls)} ${total.calls === 1 ? "call" : "calls"} in the last ${days} days` +
-        (busiest ? `; the most on ${formatDay(busiest.day)} (${formatCents(busiest.costCents)}).` : "; nothing was charged.");
+        (busiest
+          ? `; the most on ${formatDay(busiest.day)} (${formatCents(busiest.costCents)}).`
+          : "; nothing was charged.");
   // Long periods get fewer, evenly spaced day labels so they do not overlap on narrow screens.
   const tickGap = days > 30 ? 24 : 12;
 
@@ -51,9 +53,19 @@ export function SpendChart({ spend, days }: { spend: DaySpend[]; days: number })
           role="img"
           title={`Spend per day, last ${days} days`}
           desc={summary}
-          accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 0, left: 0 }} style={{ width: "100%", height: "100%" }}>
+          accessibilityLayer={false}
+          margin={{ top: 8, right: 8, bottom: 0, left: 0 }}
+          style={{ width: "100%", height: "100%" }}
+        >
           <CartesianGrid vertical={false} stroke="#e4e4e7" />
-          <XAxis dataKey="day" tickFormatter={(day: string) => formatDay(day)} minTickGap={tickGap} tick={{ fontSize: 12, fill: "#52525b" }} tickLine={false} axisLine={{ stroke: "#d4d4d8" }} />
+          <XAxis
+            dataKey="day"
+            tickFormatter={(day: string) => formatDay(day)}
+            minTickGap={tickGap}
+            tick={{ fontSize: 12, fill: "#52525b" }}
+            tickLine={false}
+            axisLine={{ stroke: "#d4d4d8" }}
+          />
           <YAxis
             tickFormatter={(cents: number) => formatCents(cents)}
             allowDecimals={false}
@@ -63,7 +75,14 @@ export function SpendChart({ spend, days }: { spend: DaySpend[]; days: number })
             axisLine={false}
           />
           <Tooltip content={SpendTooltip} cursor={{ fill: "rgb(37 99 235 / 0.08)" }} />
-          <Bar dataKey="costCents" name="Spend" fill="#2563eb" radius={[3, 3, 0, 0]} maxBarSize={28} isAnimationActive={false} />
+          <Bar
+            dataKey="costCents"
+            name="Spend"
+            fill="#2563eb"
+            radius={[3, 3, 0, 0]}
+            maxBarSize={28}
+            isAnimationActive={false}
+          />
         </BarChart>
       </div>
       <table className="visually-hidden">

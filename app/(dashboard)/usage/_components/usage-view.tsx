@@ -3,10 +3,25 @@
 import Link from "next/link";
 import { useState } from "react";
 import ui from "@/app/(dashboard)/_components/ui.module.css";
-import { formatCents, formatCount, formatDateTime, formatLatency, formatShare } from "@/app/(dashboard)/_lib/display-format";
+import {
+  formatCents,
+  formatCount,
+  formatDateTime,
+  formatLatency,
+  formatShare,
+} from "@/app/(dashboard)/_lib/display-format";
 import { errorMessage } from "@/app/(dashboard)/_lib/form-errors";
 import { useUsage } from "../_hooks/use-usage";
-import { describeLedgerEntry, fillSpendPerDay, operationLabel, PERIODS, remainingShare, totals, type Period, type Usage } from "../_lib/usage-data";
+import {
+  describeLedgerEntry,
+  fillSpendPerDay,
+  operationLabel,
+  PERIODS,
+  remainingShare,
+  totals,
+  type Period,
+  type Usage,
+} from "../_lib/usage-data";
 import { SpendChart } from "./spend-chart";
 import styles from "./usage.module.css";
 
@@ -16,10 +31,14 @@ function PeriodPicker({ value, onChange }: { value: Period; onChange: (days: Per
       <legend>Period</legend>
       {PERIODS.map((days) => (
         <label key={days}>
-          <input type="radio" name="usage-period" value={days} checked={value === days} onChange={() => onChange(days)} />
-          <span>
-            {days} days
-          </span>
+          <input
+            type="radio"
+            name="usage-period"
+            value={days}
+            checked={value === days}
+            onChange={() => onChange(days)}
+          />
+          <span>{days} days</span>
         </label>
       ))}
     </fieldset>
@@ -27,7 +46,11 @@ function PeriodPicker({ value, onChange }: { value: Period; onChange: (days: Per
 }
 
 function Headlines({ usage, days }: { usage: Usage; days: number }) {
-  const { subscriptionAllowanceCents: allowance, subscriptionRemainingCents: remaining, purchasedBalanceCents: purchased } = usage.balances;
+  const {
+    subscriptionAllowanceCents: allowance,
+    subscriptionRemainingCents: remaining,
+    purchasedBalanceCents: purchased,
+  } = usage.balances;
   const share = remainingShare(remaining, allowance);
   const spent = totals(usage.spendPerDay);
   return (
@@ -37,7 +60,11 @@ function Headlines({ usage, days }: { usage: Usage; days: number }) {
           Subscription remaining
         </h2>
         <p className={styles.figure}>{formatCents(remaining)}</p>
-        <p className={styles.figureNote}>{allowance > 0 ? `of ${formatCents(allowance)} this period (${formatShare(remaining, allowance)} left)` : "No monthly allowance on this workspace."}</p>
+        <p className={styles.figureNote}>
+          {allowance > 0
+            ? `of ${formatCents(allowance)} this period (${formatShare(remaining, allowance)} left)`
+            : "No monthly allowance on this workspace."}
+        </p>
         {allowance > 0 ? (
           <div className={`${styles.bar} ${share < 0.2 ? styles.low : ""}`} aria-hidden="true">
             <span style={{ width: `${share * 100}%` }} />
@@ -90,12 +117,14 @@ function OperationsTable({ operations, days }: { operations: Usage["operations"]
           {operations.map((operation) => (
             <tr key={operation.operation}>
               <th scope="row">
-                {operationLabel(operation.operation)} <span className={`${styles.detail} ${ui.mono}`}>{operation.operation}</span>
+                {operationLabel(operation.operation)}{" "}
+                <span className={`${styles.detail} ${ui.mono}`}>{operation.operation}</span>
               </th>
               <td className={ui.num}>{formatCount(operation.calls)}</td>
               <td className={ui.num}>{formatCents(operation.costCents)}</td>
               <td className={ui.num}>
-                {formatShare(operation.cachedCalls, operation.calls)} <span className={ui.muted}>({formatCount(operation.cachedCalls)})</span>
+                {formatShare(operation.cachedCalls, operation.calls)}{" "}
+                <span className={ui.muted}>({formatCount(operation.cachedCalls)})</span>
               </td>
               <td className={ui.num}>{formatCount(operation.testCalls)}</td>
             </tr>
@@ -110,7 +139,8 @@ const LEDGER_PREVIEW = 10;
 
 function LedgerTable({ entries }: { entries: Usage["recent"] }) {
   const [showAll, setShowAll] = useState(false);
-  if (entries.length === 0) return <p className={ui.muted}>Nothing yet: calls, credits and allowance changes appear here as they happen.</p>;
+  if (entries.length === 0)
+    return <p className={ui.muted}>Nothing yet: calls, credits and allowance changes appear here as they happen.</p>;
   const shown = showAll ? entries : entries.slice(0, LEDGER_PREVIEW);
   return (
     <>
@@ -144,7 +174,9 @@ function LedgerTable({ entries }: { entries: Usage["recent"] }) {
                   <td>{entry.operation ? operationLabel(entry.operation) : "—"}</td>
                   <td>
                     {entry.keyMode ? (
-                      <span className={`${ui.badge} ${entry.keyMode === "live" ? ui.badgeLive : ui.badgeTest}`}>{entry.keyMode === "live" ? "Live" : "Test"}</span>
+                      <span className={`${ui.badge} ${entry.keyMode === "live" ? ui.badgeLive : ui.badgeTest}`}>
+                        {entry.keyMode === "live" ? "Live" : "Test"}
+                      </span>
                     ) : (
                       "—"
                     )}
@@ -160,7 +192,12 @@ function LedgerTable({ entries }: { entries: Usage["recent"] }) {
       </div>
       {entries.length > LEDGER_PREVIEW ? (
         <p className={styles.more}>
-          <button type="button" className="button button-small" aria-expanded={showAll} onClick={() => setShowAll(!showAll)}>
+          <button
+            type="button"
+            className="button button-small"
+            aria-expanded={showAll}
+            onClick={() => setShowAll(!showAll)}
+          >
             {showAll ? `Show the latest ${LEDGER_PREVIEW} only` : `Show all ${entries.length} entries`}
           </button>
         </p>
@@ -174,13 +211,13 @@ function NoUsageYet() {
     <section className={`${ui.card} ${ui.empty}`} aria-labelledby="usage-empty-title">
       <h2 id="usage-empty-title">No enrichment calls yet</h2>
       <p>
-        Enrichment endpoints such as <code>POST /v1/data/svc/companies/domain-emails</code> are priced per call. Calls with a live key are
-        charged to the subscription allowance first, then to the purchased balance; calls with a test key are free and show up here as test
-        calls.
+        Enrichment endpoints such as <code>POST /v1/data/svc/companies/domain-emails</code> are priced per call. Calls
+        with a live key are charged to the subscription allowance first, then to the purchased balance; calls with a
+        test key are free and show up here as test calls.
       </p>
       <p>
-        <Link href="/api-keys">Create an API key</Link> and try one from the <Link href="/docs">API reference</Link>. Whoever runs this
-        Signalbox sets the allowance and adds funds with <code>npm run billing</code>.
+        <Link href="/api-keys">Create an API key</Link> and try one from the <Link href="/docs">API reference</Link>.
+        Whoever runs this Signalbox sets the allowance and adds funds with <code>npm run billing</code>.
       </p>
     </section>
   );
@@ -198,7 +235,9 @@ export function UsageView() {
       <div className={ui.header}>
         <div>
           <h1>Usage and balance</h1>
-          <p className={ui.lead}>What enrichment calls cost this workspace, and what is left to spend. Days are UTC days.</p>
+          <p className={ui.lead}>
+            What enrichment calls cost this workspace, and what is left to spend. Days are UTC days.
+          </p>
         </div>
         <div className={ui.row}>
           <span className={styles.updating} role="status">

@@ -1,12 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { busiestDay, describeLedgerEntry, fillSpendPerDay, operationLabel, remainingShare, totals, utcDay, type LedgerEntry } from "./usage-data";
+import {
+  busiestDay,
+  describeLedgerEntry,
+  fillSpendPerDay,
+  operationLabel,
+  remainingShare,
+  totals,
+  utcDay,
+  type LedgerEntry,
+} from "./usage-data";
 
 const today = new Date("2025-03-10T15:00:00.000Z");
 
 describe("fillSpendPerDay", () => {
   it("covers every day of the period, with zeros for quiet days", () => {
     const filled = fillSpendPerDay([{ day: "2025-03-08", costCents: 120, calls: 3 }], 7, today);
-    expect(filled.map((entry) => entry.day)).toEqual(["2025-03-04", "2025-03-05", "2025-03-06", "2025-03-07", "2025-03-08", "2025-03-09", "2025-03-10"]);
+    expect(filled.map((entry) => entry.day)).toEqual([
+      "2025-03-04",
+      "2025-03-05",
+      "2025-03-06",
+      "2025-03-07",
+      "2025-03-08",
+      "2025-03-09",
+      "2025-03-10",
+    ]);
     expect(filled[4]).toEqual({ day: "2025-03-08", costCents: 120, calls: 3 });
     expect(filled[0]).toEqual({ day: "2025-03-04", costCents: 0, calls: 0 });
   });
@@ -87,20 +104,56 @@ describe("describeLedgerEntry", () => {
   });
 
   it("explains free test and cached calls", () => {
-    expect(describeLedgerEntry({ ...base, keyMode: "test", subscriptionDeltaCents: 0, purchasedDeltaCents: 0 }, en)).toEqual({
+    expect(
+      describeLedgerEntry({ ...base, keyMode: "test", subscriptionDeltaCents: 0, purchasedDeltaCents: 0 }, en),
+    ).toEqual({
       kind: "Call",
       amount: "$0.00",
       detail: "Test key: free (live price $0.10)",
     });
-    expect(describeLedgerEntry({ ...base, cached: true, costCents: 0, subscriptionDeltaCents: 0, purchasedDeltaCents: 0 }, en).detail).toMatch(/cache/);
+    expect(
+      describeLedgerEntry(
+        { ...base, cached: true, costCents: 0, subscriptionDeltaCents: 0, purchasedDeltaCents: 0 },
+        en,
+      ).detail,
+    ).toMatch(/cache/);
   });
 
   it("signs balance changes", () => {
-    const credit = { ...base, kind: "credit" as const, operation: null, keyMode: null, costCents: 0, subscriptionDeltaCents: 0, purchasedDeltaCents: 1000, note: "Top-up" };
+    const credit = {
+      ...base,
+      kind: "credit" as const,
+      operation: null,
+      keyMode: null,
+      costCents: 0,
+      subscriptionDeltaCents: 0,
+      purchasedDeltaCents: 1000,
+      note: "Top-up",
+    };
     expect(describeLedgerEntry(credit, en)).toEqual({ kind: "Credit", amount: "+$10.00", detail: "Top-up" });
-    const reset = { ...credit, kind: "period_reset" as const, subscriptionDeltaCents: 500, purchasedDeltaCents: 0, note: null };
-    expect(describeLedgerEntry(reset, en)).toEqual({ kind: "New period", amount: "+$5.00", detail: "Allowance refilled" });
-    const allowance = { ...credit, kind: "allowance" as const, subscriptionDeltaCents: -200, purchasedDeltaCents: 0, note: "Plan change" };
-    expect(describeLedgerEntry(allowance, en)).toEqual({ kind: "Allowance changed", amount: "-$2.00", detail: "Plan change" });
+    const reset = {
+      ...credit,
+      kind: "period_reset" as const,
+      subscriptionDeltaCents: 500,
+      purchasedDeltaCents: 0,
+      note: null,
+    };
+    expect(describeLedgerEntry(reset, en)).toEqual({
+      kind: "New period",
+      amount: "+$5.00",
+      detail: "Allowance refilled",
+    });
+    const allowance = {
+      ...credit,
+      kind: "allowance" as const,
+      subscriptionDeltaCents: -200,
+      purchasedDeltaCents: 0,
+      note: "Plan change",
+    };
+    expect(describeLedgerEntry(allowance, en)).toEqual({
+      kind: "Allowance changed",
+      amount: "-$2.00",
+      detail: "Plan change",
+    });
   });
 });

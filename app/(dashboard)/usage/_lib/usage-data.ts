@@ -35,7 +35,10 @@ export function fillSpendPerDay(spend: readonly DaySpend[], days: number, today:
 }
 
 export function totals(spend: readonly DaySpend[]): { costCents: number; calls: number } {
-  return spend.reduce((sum, entry) => ({ costCents: sum.costCents + entry.costCents, calls: sum.calls + entry.calls }), { costCents: 0, calls: 0 });
+  return spend.reduce(
+    (sum, entry) => ({ costCents: sum.costCents + entry.costCents, calls: sum.calls + entry.calls }),
+    { costCents: 0, calls: 0 },
+  );
 }
 
 /** The day that cost the most, or null when nothing was spent. */
@@ -73,15 +76,28 @@ export function describeLedgerEntry(entry: LedgerEntry, options: { locale?: stri
   switch (entry.kind) {
     case "usage": {
       const charged = formatCents(-moved, options);
-      if (entry.keyMode === "test") return { kind: "Call", amount: charged, detail: `Test key: free (live price ${formatCents(entry.costCents, options)})` };
+      if (entry.keyMode === "test")
+        return {
+          kind: "Call",
+          amount: charged,
+          detail: `Test key: free (live price ${formatCents(entry.costCents, options)})`,
+        };
       if (entry.cached) return { kind: "Call", amount: charged, detail: "Answered from cache: free" };
       return { kind: "Call", amount: charged, detail: null };
     }
     case "credit":
       return { kind: "Credit", amount: formatCents(moved, { ...options, signed: true }), detail: entry.note };
     case "allowance":
-      return { kind: "Allowance changed", amount: formatCents(moved, { ...options, signed: true }), detail: entry.note };
+      return {
+        kind: "Allowance changed",
+        amount: formatCents(moved, { ...options, signed: true }),
+        detail: entry.note,
+      };
     case "period_reset":
-      return { kind: "New period", amount: formatCents(moved, { ...options, signed: true }), detail: entry.note ?? "Allowance refilled" };
+      return {
+        kind: "New period",
+        amount: formatCents(moved, { ...options, signed: true }),
+        detail: entry.note ?? "Allowance refilled",
+      };
   }
 }

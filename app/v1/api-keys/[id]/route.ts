@@ -10,6 +10,11 @@ export const DELETE = route(revokeApiKeyContract, async ({ auth, params }) => {
   if (!key) throw new ApiError("not_found", "No such API key.");
   return {
     success: true as const,
-    data: { ...key, createdAt: key.createdAt.toISOString(), lastUsedAt: key.lastUsedAt?.toISOString() ?? null, revokedAt: key.revokedAt?.toISOString() ?? null },
+    data: {
+      ...key,
+      createdAt: key.createdAt.toISOString(),
+      lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+      revokedAt: key.revokedAt?.toISOString() ?? null,
+    },
   };
 });

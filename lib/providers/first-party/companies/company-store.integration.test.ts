@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { type CompanyRecord, findCompany, findCompanyByName, findSimilarCompanies, saveCompany, SIMILARITY_FLOOR } from "./company-store";
+import {
+  type CompanyRecord,
+  findCompany,
+  findCompanyByName,
+  findSimilarCompanies,
+  saveCompany,
+  SIMILARITY_FLOOR,
+} from "./company-store";
 
 // Fictional companies under the reserved .example TLD.
 function company(domain: string, overrides: Partial<CompanyRecord> = {}): CompanyRecord {
@@ -9,13 +16,16 @@ function company(domain: string, overrides: Partial<CompanyRecord> = {}): Compan
 
 describe("saveCompany and findCompany", () => {
   it("creates a company and reads it back", async () => {
-    await saveCompany(db(), company("Created.Example", {
-      name: "Created Co",
-      description: "Makes things.",
-      keywords: ["Pottery", "kiln", "pottery"],
-      technologies: ["WordPress", "PHP"],
-      profile: { logo: "https://created.example/logo.png", phone: null },
-    }));
+    await saveCompany(
+      db(),
+      company("Created.Example", {
+        name: "Created Co",
+        description: "Makes things.",
+        keywords: ["Pottery", "kiln", "pottery"],
+        technologies: ["WordPress", "PHP"],
+        profile: { logo: "https://created.example/logo.png", phone: null },
+      }),
+    );
 
     const stored = await findCompany(db(), "created.example");
     expect(stored).toMatchObject({
@@ -31,22 +41,29 @@ describe("saveCompany and findCompany", () => {
   });
 
   it("replaces with new values, keeps old ones where the new collection found nothing, and keeps first_seen_at", async () => {
-    await saveCompany(db(), company("refresh.example", {
-      name: "Old Name",
-      description: "Old description.",
-      keywords: ["bakery"],
-      technologies: ["Shopify"],
-      profile: { logo: "old.png", phone: "+1 555 0100" },
-    }));
-    await db().$executeRaw`UPDATE companies SET first_seen_at = '2020-01-01T00:00:00Z', updated_at = '2020-01-01T00:00:00Z' WHERE domain = 'refresh.example'`;
+    await saveCompany(
+      db(),
+      company("refresh.example", {
+        name: "Old Name",
+        description: "Old description.",
+        keywords: ["bakery"],
+        technologies: ["Shopify"],
+        profile: { logo: "old.png", phone: "+1 555 0100" },
+      }),
+    );
+    await db()
+      .$executeRaw`UPDATE companies SET first_seen_at = '2020-01-01T00:00:00Z', updated_at = '2020-01-01T00:00:00Z' WHERE domain = 'refresh.example'`;
 
-    await saveCompany(db(), company("refresh.example", {
-      name: "New Name",
-      description: null,
-      keywords: [],
-      technologies: ["WooCommerce"],
-      profile: { logo: "new.png", phone: null, city: "Springfield" },
-    }));
+    await saveCompany(
+      db(),
+      company("refresh.example", {
+        name: "New Name",
+        description: null,
+        keywords: [],
+        technologies: ["WooCommerce"],
+        profile: { logo: "new.png", phone: null, city: "Springfield" },
+      }),
+    );
 
     const stored = await findCompany(db(), "refresh.example");
     expect(stored).toMatchObject({
@@ -81,22 +98,41 @@ describe("findSimilarCompanies", () => {
   };
 
   async function seed() {
-    await saveCompany(db(), company("acme.example", { name: "Acme", keywords: target.keywords, technologies: target.technologies }));
+    await saveCompany(
+      db(),
+      company("acme.example", { name: "Acme", keywords: target.keywords, technologies: target.technologies }),
+    );
     // Same trade, different stack: 4 of 7 keywords, 1 of 5 technologies → 0.7 × 4/7 + 0.3 × 1/5 = 0.46.
-    await saveCompany(db(), company("rival.example", {
-      name: "Rival Industries",
-      keywords: ["widget", "gearbox", "industrial", "mining", "bakery"],
-      technologies: ["Shopify", "Google Analytics"],
-    }));
+    await saveCompany(
+      db(),
+      company("rival.example", {
+        name: "Rival Industries",
+        keywords: ["widget", "gearbox", "industrial", "mining", "bakery"],
+        technologies: ["Shopify", "Google Analytics"],
+      }),
+    );
     // Same words and nearly the same stack: 6 of 6, 3 of 4 → 0.7 + 0.225 = 0.925.
-    await saveCompany(db(), company("twin.example", { name: "Twin", keywords: target.keywords, technologies: ["WordPress", "PHP", "Nginx"] }));
+    await saveCompany(
+      db(),
+      company("twin.example", { name: "Twin", keywords: target.keywords, technologies: ["WordPress", "PHP", "Nginx"] }),
+    );
     // Identical stack, different trade: shared technologies alone are not competition.
-    await saveCompany(db(), company("stack.example", { name: "Same Stack Bakery", keywords: ["bakery", "bread"], technologies: target.technologies }));
+    await saveCompany(
+      db(),
+      company("stack.example", {
+        name: "Same Stack Bakery",
+        keywords: ["bakery", "bread"],
+        technologies: target.technologies,
+      }),
+    );
     // One common word among many: 1 of 35 keywords → 0.02, under the floor.
-    await saveCompany(db(), company("weak.example", {
-      name: "Weak",
-      keywords: ["widget", ...Array.from({ length: 29 }, (_, index) => `unrelated${index}`)],
-    }));
+    await saveCompany(
+      db(),
+      company("weak.example", {
+        name: "Weak",
+        keywords: ["widget", ...Array.from({ length: 29 }, (_, index) => `unrelated${index}`)],
+      }),
+    );
     // No name collected yet: 3 of 6 keywords → 0.35.
     await saveCompany(db(), company("nameless.example", { keywords: ["widget", "gearbox", "industrial"] }));
   }
@@ -115,12 +151,18 @@ describe("findSimilarCompanies", () => {
 
   it("honours the limit and orders equal scores by domain", async () => {
     await seed();
-    expect((await findSimilarCompanies(db(), target, 1)).map((competitor) => competitor.domain)).toEqual(["twin.example"]);
+    expect((await findSimilarCompanies(db(), target, 1)).map((competitor) => competitor.domain)).toEqual([
+      "twin.example",
+    ]);
     expect(await findSimilarCompanies(db(), target, 0)).toEqual([]);
 
     await saveCompany(db(), company("b-clone.example", { name: "B", keywords: ["lathe", "drill"] }));
     await saveCompany(db(), company("a-clone.example", { name: "A", keywords: ["lathe", "drill"] }));
-    const clones = await findSimilarCompanies(db(), { domain: "shop.example", keywords: ["lathe", "drill"], technologies: [] });
+    const clones = await findSimilarCompanies(db(), {
+      domain: "shop.example",
+      keywords: ["lathe", "drill"],
+      technologies: [],
+    });
     expect(clones).toEqual([
       { name: "A", domain: "a-clone.example", similarity: 0.7 },
       { name: "B", domain: "b-clone.example", similarity: 0.7 },
@@ -129,6 +171,8 @@ describe("findSimilarCompanies", () => {
 
   it("finds nothing for a target without keywords", async () => {
     await seed();
-    expect(await findSimilarCompanies(db(), { domain: "empty.example", keywords: [], technologies: target.technologies })).toEqual([]);
+    expect(
+      await findSimilarCompanies(db(), { domain: "empty.example", keywords: [], technologies: target.technologies }),
+    ).toEqual([]);
   });
 });

@@ -76,7 +76,10 @@ export async function findCompanyByName(client: DbClient, name: string): Promise
   const trimmed = name.trim();
   if (trimmed === "") return null;
   return toStoredCompany(
-    await client.company.findFirst({ where: { name: { equals: trimmed, mode: "insensitive" } }, orderBy: [{ updatedAt: "desc" }, { domain: "asc" }] }),
+    await client.company.findFirst({
+      where: { name: { equals: trimmed, mode: "insensitive" } },
+      orderBy: [{ updatedAt: "desc" }, { domain: "asc" }],
+    }),
   );
 }
 
@@ -109,7 +112,11 @@ interface SimilarRow {
  * `keywords` finds (`&&`); a technology-only overlap could never qualify, so it is not searched for. Scores are
  * computed in the database so only the best `limit` rows come back.
  */
-export async function findSimilarCompanies(client: DbClient, target: SimilarityTarget, limit = 10): Promise<Competitor[]> {
+export async function findSimilarCompanies(
+  client: DbClient,
+  target: SimilarityTarget,
+  limit = 10,
+): Promise<Competitor[]> {
   const keywords = distinct(target.keywords.map((keyword) => keyword.trim().toLowerCase()));
   const technologies = distinct(target.technologies.map((technology) => technology.trim()));
   const wanted = Math.floor(limit);
@@ -141,7 +148,11 @@ export async function findSimilarCompanies(client: DbClient, target: SimilarityT
     ORDER BY similarity DESC, domain
     LIMIT ${wanted}`;
 
-  return rows.map((row) => ({ name: row.name ?? row.domain, domain: row.domain, similarity: Math.round(row.similarity * 1000) / 1000 }));
+  return rows.map((row) => ({
+    name: row.name ?? row.domain,
+    domain: row.domain,
+    similarity: Math.round(row.similarity * 1000) / 1000,
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -167,7 +178,10 @@ export interface SearchedCompany {
  *   about 0.68, a typo close to the full name near 1);
  * - the full-text rank normalized into [0, 1) (rank / (rank + 1)), which weighs name over keywords over description.
  */
-export async function searchStoredCompanies(client: DbClient, options: { query: string; limit: number }): Promise<SearchedCompany[]> {
+export async function searchStoredCompanies(
+  client: DbClient,
+  options: { query: string; limit: number },
+): Promise<SearchedCompany[]> {
   const query = companySearchQuery(options);
   return query === null ? [] : client.$queryRaw<SearchedCompany[]>(query);
 }
@@ -257,7 +271,11 @@ export async function discoverStoredCompanies(
 }
 
 /** The SQL of `discoverStoredCompanies` (exported for query-plan tests); null when nothing can match. */
-export function companyDiscoverQuery(options: { target?: SimilarityTarget; filters: DiscoverFilters; limit: number }): Prisma.Sql | null {
+export function companyDiscoverQuery(options: {
+  target?: SimilarityTarget;
+  filters: DiscoverFilters;
+  limit: number;
+}): Prisma.Sql | null {
   const wanted = Math.floor(options.limit);
   const target = options.target && {
     domain: normalDomain(options.target.domain),
@@ -272,13 +290,21 @@ export function companyDiscoverQuery(options: { target?: SimilarityTarget; filte
   const industries = distinct((filters.industry ?? []).map((industry) => industry.trim().toLowerCase()));
   const conditions: Prisma.Sql[] = [Prisma.sql`TRUE`];
   // Array parameters (not expressions over columns), so the planner can use the GIN indexes on the arrays.
-  if (target) conditions.push(Prisma.sql`company.keywords && ${target.keywords}::text[]`, Prisma.sql`company.domain <> ${target.domain}`);
+  if (target)
+    conditions.push(
+      Prisma.sql`company.keywords && ${target.keywords}::text[]`,
+      Prisma.sql`company.domain <> ${target.domain}`,
+    );
   if (keywords.length > 0) conditions.push(Prisma.sql`company.keywords && ${keywords}::text[]`);
   if (technologies.length > 0) conditions.push(Prisma.sql`company.technologies && ${technologies}::text[]`);
-  if (industries.length > 0) conditions.push(Prisma.sql`lower(company.profile ->> 'industry') = ANY(${industries}::text[])`);
-  if (filters.country !== undefined) conditions.push(Prisma.sql`${NORMALIZED_COUNTRY_SQL} = ANY(${countrySpellings(filters.country)}::text[])`);
+  if (industries.length > 0)
+    conditions.push(Prisma.sql`lower(company.profile ->> 'industry') = ANY(${industries}::text[])`);
+  if (filters.country !== undefined)
+    conditions.push(Prisma.sql`${NORMALIZED_COUNTRY_SQL} = ANY(${countrySpellings(filters.country)}::text[])`);
   if (filters.locality !== undefined) {
-    conditions.push(Prisma.sql`lower(btrim(company.profile #>> '{address,locality}')) = ${filters.locality.trim().toLowerCase()}`);
+    conditions.push(
+      Prisma.sql`lower(btrim(company.profile #>> '{address,locality}')) = ${filters.locality.trim().toLowerCase()}`,
+    );
   }
   if (filters.sizeRange !== undefined) conditions.push(sizeCondition(filters.sizeRange));
 
@@ -331,7 +357,9 @@ let technologyNames: Map<string, string> | undefined;
  * so the filter compares exactly and the index on `technologies` applies; an unknown name is kept as given.
  */
 function canonicalTechnologyNames(names: readonly string[]): string[] {
-  technologyNames ??= new Map(fingerprintEngine().technologies.map((technology) => [technology.name.toLowerCase(), technology.name]));
+  technologyNames ??= new Map(
+    fingerprintEngine().technologies.map((technology) => [technology.name.toLowerCase(), technology.name]),
+  );
   const known = technologyNames;
   return distinct(names.map((name) => name.trim()).map((name) => known.get(name.toLowerCase()) ?? name));
 }
@@ -359,7 +387,12 @@ export async function saveEnrichedCompany(client: DbClient, facts: EnrichedCompa
     description: facts.description,
     keywords: facts.keywords,
     technologies: [],
-    profile: { industry: facts.industry, sizeRange: facts.sizeRange, employeeCount: facts.employeeCount, address: facts.address },
+    profile: {
+      industry: facts.industry,
+      sizeRange: facts.sizeRange,
+      employeeCount: facts.employeeCount,
+      address: facts.address,
+    },
   });
 }
 

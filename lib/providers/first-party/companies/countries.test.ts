@@ -27,7 +27,16 @@ describe("countries", () => {
 
   it("spells a country every common way, normalized, and an unknown one as written", () => {
     const us = countrySpellings("United States");
-    expect(us).toEqual(expect.arrayContaining(["us", "usa", "united states", "united states of america", "vereinigte staaten", "états-unis"]));
+    expect(us).toEqual(
+      expect.arrayContaining([
+        "us",
+        "usa",
+        "united states",
+        "united states of america",
+        "vereinigte staaten",
+        "états-unis",
+      ]),
+    );
     expect(us).toEqual([...us].sort());
     expect(countrySpellings("de")).toEqual(expect.arrayContaining(["de", "germany", "deutschland", "allemagne"]));
     expect(countrySpellings("de")).not.toContain("us");

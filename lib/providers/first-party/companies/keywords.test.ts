@@ -25,7 +25,9 @@ describe("industryKeywords", () => {
   });
 
   it("excludes the company's own name, tokenised the same way as the text", () => {
-    const keywords = industryKeywords(["Acme Widgets GmbH supplies widgets for bakeries."], { exclude: ["Acme Widgets GmbH"] });
+    const keywords = industryKeywords(["Acme Widgets GmbH supplies widgets for bakeries."], {
+      exclude: ["Acme Widgets GmbH"],
+    });
     expect(keywords).toEqual(["supply", "bakery"]);
   });
 
@@ -38,14 +40,22 @@ describe("industryKeywords", () => {
   });
 
   it("caps the list at thirty", () => {
-    const many = Array.from({ length: 40 }, (_, index) => `term${String.fromCharCode(97 + (index % 26))}${String.fromCharCode(97 + Math.floor(index / 26))}`);
+    const many = Array.from(
+      { length: 40 },
+      (_, index) => `term${String.fromCharCode(97 + (index % 26))}${String.fromCharCode(97 + Math.floor(index / 26))}`,
+    );
     const keywords = industryKeywords([many.join(" ")]);
     expect(keywords).toHaveLength(30);
     expect(keywords[0]).toBe("termaa");
   });
 
   it("keeps letters of any script and ignores words that are too long to be vocabulary", () => {
-    expect(industryKeywords(["Künstliche Intelligenz für Ärzte", `token ${"x".repeat(40)}`])).toEqual(["künstliche", "intelligenz", "ärzte", "token"]);
+    expect(industryKeywords(["Künstliche Intelligenz für Ärzte", `token ${"x".repeat(40)}`])).toEqual([
+      "künstliche",
+      "intelligenz",
+      "ärzte",
+      "token",
+    ]);
   });
 
   it("returns nothing for empty input", () => {

@@ -39,7 +39,9 @@ const WEB_AND_LEGAL_WORDS = `
   datenschutz inc llc ltd gmbh corp corporation company limited plc kommanditgesellschaft
 `;
 
-const STOPWORDS = new Set(`${ENGLISH_STOPWORDS} ${GERMAN_STOPWORDS} ${WEB_AND_LEGAL_WORDS}`.split(/\s+/).filter(Boolean));
+const STOPWORDS = new Set(
+  `${ENGLISH_STOPWORDS} ${GERMAN_STOPWORDS} ${WEB_AND_LEGAL_WORDS}`.split(/\s+/).filter(Boolean),
+);
 
 /** Endings that look plural but are not ("business", "status", "analysis", "analytics", "saas"). */
 const NOT_PLURAL = ["ss", "us", "is", "ics", "as"];
@@ -61,7 +63,11 @@ export function industryKeywords(texts: string[], options: IndustryKeywordOption
 
 /** The content words of a text: letters only (any script), lower-case, singular, of a sensible length, no stopwords. */
 function words(text: string): string[] {
-  const found = text.normalize("NFKC").toLowerCase().match(/\p{L}+/gu) ?? [];
+  const found =
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/\p{L}+/gu) ?? [];
   return found.flatMap((word) => {
     if (word.length < MIN_LETTERS || word.length > MAX_LETTERS || STOPWORDS.has(word)) return [];
     const folded = singular(word);

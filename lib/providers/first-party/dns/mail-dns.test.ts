@@ -45,8 +45,21 @@ describe("lookupMailDns", () => {
     ]);
     expect(mail.mailProvider).toBe("Google Workspace");
     expect(mail.spf.record).toBe(longSpf);
-    expect(mail.spf.includes).toEqual(["_spf.google.com", "spf.protection.outlook.com", "servers.mcsv.net", "mail.zendesk.com", "_spf.salesforce.com", "sendgrid.net", "mailgun.org", "spf.mandrillapp.com", "_spf.createsend.com"]);
-    expect(mail.dmarc).toEqual({ record: "v=DMARC1; p=quarantine; rua=mailto:dmarc@acme.example", policy: "quarantine" });
+    expect(mail.spf.includes).toEqual([
+      "_spf.google.com",
+      "spf.protection.outlook.com",
+      "servers.mcsv.net",
+      "mail.zendesk.com",
+      "_spf.salesforce.com",
+      "sendgrid.net",
+      "mailgun.org",
+      "spf.mandrillapp.com",
+      "_spf.createsend.com",
+    ]);
+    expect(mail.dmarc).toEqual({
+      record: "v=DMARC1; p=quarantine; rua=mailto:dmarc@acme.example",
+      policy: "quarantine",
+    });
     expect([...mail.txt].sort()).toEqual([longSpf, "MS=ms12345", "google-site-verification=abc123"].sort());
     expect(dns.queries).toContainEqual({ name: "_dmarc.acme.example", type: "TXT" });
   });
@@ -94,7 +107,13 @@ describe("lookupMailDns", () => {
 
   it("answers empty fields for a domain without mail records, and for one that does not exist", async () => {
     dns.setZone({ "quiet.example": { A: ["192.0.2.1"] } });
-    const empty = { mx: [], mailProvider: null, spf: { record: null, includes: [] }, dmarc: { record: null, policy: null }, txt: [] };
+    const empty = {
+      mx: [],
+      mailProvider: null,
+      spf: { record: null, includes: [] },
+      dmarc: { record: null, policy: null },
+      txt: [],
+    };
 
     expect(await lookupMailDns("quiet.example", resolver)).toEqual(empty);
     expect(await lookupMailDns("nowhere.example", resolver)).toEqual(empty);

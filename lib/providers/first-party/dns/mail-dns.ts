@@ -24,7 +24,8 @@ interface MailProvider {
 }
 
 /** The host itself or any name under it. */
-const under = (...domains: string[]) => new RegExp(`(^|\\.)(${domains.map((domain) => domain.replaceAll(".", "\\.")).join("|")})$`);
+const under = (...domains: string[]) =>
+  new RegExp(`(^|\\.)(${domains.map((domain) => domain.replaceAll(".", "\\.")).join("|")})$`);
 
 // Each provider's documented MX host names (what its setup guide tells customers to publish). Order matters only
 // where names could overlap, and none do. Security gateways (Mimecast, Proofpoint, Barracuda) are listed because
@@ -34,7 +35,10 @@ const MAIL_PROVIDERS: readonly MailProvider[] = [
   { name: "Google Workspace", mx: /(^|\.)aspmx\.l\.google\.com$|^smtp\.google\.com$|(^|\.)googlemail\.com$/ },
   // <tenant>.mail.protection.outlook.com, and <tenant>.<region>.mx.microsoft for DNSSEC-enabled tenants (2024).
   { name: "Microsoft 365", mx: /\.mail\.protection\.outlook\.com$|\.mx\.microsoft$/ },
-  { name: "Zoho Mail", mx: under("zoho.com", "zoho.eu", "zoho.in", "zoho.com.au", "zoho.jp", "zohomail.com", "zoho.com.cn") },
+  {
+    name: "Zoho Mail",
+    mx: under("zoho.com", "zoho.eu", "zoho.in", "zoho.com.au", "zoho.jp", "zohomail.com", "zoho.com.cn"),
+  },
   { name: "Proton Mail", mx: under("protonmail.ch") },
   { name: "Fastmail", mx: under("messagingengine.com") },
   // WorkMail and SES receiving share inbound-smtp.<region>.amazonaws.com; the MX cannot tell them apart.
@@ -44,7 +48,10 @@ const MAIL_PROVIDERS: readonly MailProvider[] = [
   // GoDaddy's hosted email (Workspace Email and its Microsoft 365 resale both start at secureserver.net).
   { name: "GoDaddy", mx: under("secureserver.net") },
   { name: "OVHcloud", mx: under("ovh.net") },
-  { name: "IONOS", mx: under("ionos.com", "ionos.de", "ionos.co.uk", "ionos.fr", "ionos.es", "1and1.com", "kundenserver.de") },
+  {
+    name: "IONOS",
+    mx: under("ionos.com", "ionos.de", "ionos.co.uk", "ionos.fr", "ionos.es", "1and1.com", "kundenserver.de"),
+  },
   { name: "Mimecast", mx: under("mimecast.com", "mimecast.co.za", "mimecast-offshore.com") },
   { name: "Proofpoint", mx: under("pphosted.com", "ppe-hosted.com") },
   { name: "Barracuda", mx: under("barracudanetworks.com") },
@@ -52,9 +59,17 @@ const MAIL_PROVIDERS: readonly MailProvider[] = [
 
 const DMARC_POLICIES = new Set(["none", "quarantine", "reject"]);
 
-export async function lookupMailDns(domain: string, dns: Pick<DnsResolver, "resolveMx" | "resolveTxt">, signal?: AbortSignal): Promise<MailDns> {
+export async function lookupMailDns(
+  domain: string,
+  dns: Pick<DnsResolver, "resolveMx" | "resolveTxt">,
+  signal?: AbortSignal,
+): Promise<MailDns> {
   const name = domain.trim().toLowerCase().replace(/\.$/, "");
-  const [mxRecords, txt, dmarcTxt] = await Promise.all([dns.resolveMx(name, signal), dns.resolveTxt(name, signal), dns.resolveTxt(`_dmarc.${name}`, signal)]);
+  const [mxRecords, txt, dmarcTxt] = await Promise.all([
+    dns.resolveMx(name, signal),
+    dns.resolveTxt(name, signal),
+    dns.resolveTxt(`_dmarc.${name}`, signal),
+  ]);
 
   const mx = mxRecords
     .map((record) => ({ exchange: record.exchange.toLowerCase().replace(/\.$/, ""), priority: record.priority }))
@@ -93,5 +108,8 @@ function dmarcOf(txt: string[]): MailDns["dmarc"] {
     .find(([key]) => key?.trim().toLowerCase() === "p")?.[1]
     ?.trim()
     .toLowerCase();
-  return { record, policy: policy !== undefined && DMARC_POLICIES.has(policy) ? (policy as MailDns["dmarc"]["policy"]) : null };
+  return {
+    record,
+    policy: policy !== undefined && DMARC_POLICIES.has(policy) ? (policy as MailDns["dmarc"]["policy"]) : null,
+  };
 }

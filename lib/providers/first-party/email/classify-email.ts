@@ -27,7 +27,9 @@ const GERMAN_ROLE_WORDS = [
 /** GDPR mailboxes are functions, not people. */
 const PRIVACY_ROLE_WORDS = ["dpo", "gdpr", "dsgvo"];
 
-const ROLE_WORDS = new Set([...roleLocalParts, ...GERMAN_ROLE_WORDS, ...PRIVACY_ROLE_WORDS].map((word) => word.toLowerCase()));
+const ROLE_WORDS = new Set(
+  [...roleLocalParts, ...GERMAN_ROLE_WORDS, ...PRIVACY_ROLE_WORDS].map((word) => word.toLowerCase()),
+);
 /** Suffixes that qualify a role mailbox without making it personal: sales-de@, support.uk@, info2@. */
 const QUALIFIER = /^(?:[a-z]{2}|\d{1,3})$/;
 
@@ -39,6 +41,8 @@ export function emailType(address: string): EmailType {
   const mailbox = local.split("+")[0] ?? "";
   if (ROLE_WORDS.has(mailbox) || ROLE_WORDS.has(mailbox.replace(/\d+$/, ""))) return "generic";
   const tokens = mailbox.split(/[._-]+/).filter((token) => token !== "");
-  const isRole = tokens.some((token) => ROLE_WORDS.has(token)) && tokens.every((token) => ROLE_WORDS.has(token) || QUALIFIER.test(token));
+  const isRole =
+    tokens.some((token) => ROLE_WORDS.has(token)) &&
+    tokens.every((token) => ROLE_WORDS.has(token) || QUALIFIER.test(token));
   return isRole ? "generic" : "personal";
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { EMAIL_PATTERNS, emailFromPattern, inferEmailPattern, nameSpellings } from "@/lib/providers/first-party/email/email-pattern";
+import {
+  EMAIL_PATTERNS,
+  emailFromPattern,
+  inferEmailPattern,
+  nameSpellings,
+} from "@/lib/providers/first-party/email/email-pattern";
 
 const person = (email: string, firstName: string, lastName: string) => ({ email, firstName, lastName });
 
@@ -42,13 +47,16 @@ describe("emailFromPattern", () => {
   });
 
   it("covers every pattern it infers", () => {
-    for (const pattern of EMAIL_PATTERNS) expect(emailFromPattern(pattern, "Jordan", "Ellis", "acme.test")).not.toBeNull();
+    for (const pattern of EMAIL_PATTERNS)
+      expect(emailFromPattern(pattern, "Jordan", "Ellis", "acme.test")).not.toBeNull();
   });
 
   it("spells names the documented way", () => {
     expect(emailFromPattern("{first}.{last}", "Tomás", "Müller", "acme.test")).toBe("tomas.muller@acme.test");
     expect(emailFromPattern("{first}.{last}", "Sam", "O’Neill", "acme.test")).toBe("sam.oneill@acme.test");
-    expect(emailFromPattern("{first}.{last}", "Anne-Marie", "Strauß", "Acme.Test")).toBe("anne-marie.strauss@acme.test");
+    expect(emailFromPattern("{first}.{last}", "Anne-Marie", "Strauß", "Acme.Test")).toBe(
+      "anne-marie.strauss@acme.test",
+    );
   });
 
   it("refuses unknown patterns and names it cannot spell", () => {
@@ -64,7 +72,11 @@ describe("inferEmailPattern", () => {
   it("finds the pattern all samples share, more surely with more samples", () => {
     const one = inferEmailPattern([person("jordan.ellis@acme.test", "Jordan", "Ellis")], "acme.test");
     const three = inferEmailPattern(
-      [person("jordan.ellis@acme.test", "Jordan", "Ellis"), person("priya.natarajan@acme.test", "Priya", "Natarajan"), person("tomas.reyes@acme.test", "Tomás", "Reyes")],
+      [
+        person("jordan.ellis@acme.test", "Jordan", "Ellis"),
+        person("priya.natarajan@acme.test", "Priya", "Natarajan"),
+        person("tomas.reyes@acme.test", "Tomás", "Reyes"),
+      ],
       "acme.test",
     );
     expect(one).toEqual({ pattern: "{first}.{last}", confidence: 0.5, matches: 1, samples: 1 });
@@ -73,7 +85,12 @@ describe("inferEmailPattern", () => {
 
   it("recognises {f}{last} and the German and hyphen-less spellings", () => {
     const inferred = inferEmailPattern(
-      [person("mlindqvist@rival.test", "Mara", "Lindqvist"), person("dokafor@rival.test", "Dev", "Okafor"), person("jmueller@rival.test", "Jana", "Müller"), person("asmithjones@rival.test", "Ann", "Smith-Jones")],
+      [
+        person("mlindqvist@rival.test", "Mara", "Lindqvist"),
+        person("dokafor@rival.test", "Dev", "Okafor"),
+        person("jmueller@rival.test", "Jana", "Müller"),
+        person("asmithjones@rival.test", "Ann", "Smith-Jones"),
+      ],
       "rival.test",
     );
     expect(inferred).toEqual({ pattern: "{f}{last}", confidence: 0.94, matches: 4, samples: 4 });
@@ -93,13 +110,19 @@ describe("inferEmailPattern", () => {
   });
 
   it("counts a sample no pattern explains as disagreeing", () => {
-    const inferred = inferEmailPattern([person("jordan.ellis@acme.test", "Jordan", "Ellis"), person("boss@acme.test", "Priya", "Natarajan")], "acme.test");
+    const inferred = inferEmailPattern(
+      [person("jordan.ellis@acme.test", "Jordan", "Ellis"), person("boss@acme.test", "Priya", "Natarajan")],
+      "acme.test",
+    );
     expect(inferred).toEqual({ pattern: "{first}.{last}", confidence: 0.25, matches: 1, samples: 2 });
   });
 
   it("prefers the more common pattern when samples cannot tell them apart", () => {
     // "ellis" is both {last} for Jordan Ellis and... only {last}; "jordan" only {first}: one each, {first} is listed first.
-    const inferred = inferEmailPattern([person("jordan@acme.test", "Jordan", "Ellis"), person("natarajan@acme.test", "Priya", "Natarajan")], "acme.test");
+    const inferred = inferEmailPattern(
+      [person("jordan@acme.test", "Jordan", "Ellis"), person("natarajan@acme.test", "Priya", "Natarajan")],
+      "acme.test",
+    );
     expect(inferred?.pattern).toBe("{first}");
     expect(inferred?.matches).toBe(1);
   });

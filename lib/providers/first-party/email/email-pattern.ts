@@ -49,7 +49,17 @@ export interface InferredEmailPattern {
 /** More than this is never claimed from addresses alone: a company may have exceptions we have not seen. */
 const MAX_CONFIDENCE = 0.97;
 
-const SPELLED_OUT: Record<string, string> = { ß: "ss", æ: "ae", œ: "oe", ø: "o", đ: "d", ð: "d", þ: "th", ł: "l", ı: "i" };
+const SPELLED_OUT: Record<string, string> = {
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  ø: "o",
+  đ: "d",
+  ð: "d",
+  þ: "th",
+  ł: "l",
+  ı: "i",
+};
 const GERMAN_UMLAUTS: Record<string, string> = { ä: "ae", ö: "oe", ü: "ue" };
 
 function isEmailPattern(pattern: string): pattern is EmailPattern {
@@ -84,7 +94,9 @@ function localPart(pattern: EmailPattern, first: string, last: string): string {
 function patternsProducing(local: string, firstName: string, lastName: string): EmailPattern[] {
   const firsts = nameSpellings(firstName);
   const lasts = nameSpellings(lastName);
-  return EMAIL_PATTERNS.filter((pattern) => firsts.some((first) => lasts.some((last) => localPart(pattern, first, last) === local)));
+  return EMAIL_PATTERNS.filter((pattern) =>
+    firsts.some((first) => lasts.some((last) => localPart(pattern, first, last) === local)),
+  );
 }
 
 /** The format of `domain`'s personal addresses, or null when no sample at the domain fits any known format. */
@@ -93,14 +105,19 @@ export function inferEmailPattern(samples: readonly EmailPatternSample[], domain
   const byAddress = new Map<string, EmailPatternSample>();
   for (const sample of samples) {
     const email = sample.email.trim().toLowerCase();
-    if (email.endsWith(`@${host}`) && nameSpellings(sample.firstName).length > 0 && nameSpellings(sample.lastName).length > 0) {
+    if (
+      email.endsWith(`@${host}`) &&
+      nameSpellings(sample.firstName).length > 0 &&
+      nameSpellings(sample.lastName).length > 0
+    ) {
       byAddress.set(email, sample);
     }
   }
   const counts = new Map<EmailPattern, number>();
   for (const [email, sample] of byAddress) {
     const local = email.slice(0, email.indexOf("@"));
-    for (const pattern of patternsProducing(local, sample.firstName, sample.lastName)) counts.set(pattern, (counts.get(pattern) ?? 0) + 1);
+    for (const pattern of patternsProducing(local, sample.firstName, sample.lastName))
+      counts.set(pattern, (counts.get(pattern) ?? 0) + 1);
   }
   let best: EmailPattern | null = null;
   // EMAIL_PATTERNS is ordered by how common each format is, so ties go to the more common one.

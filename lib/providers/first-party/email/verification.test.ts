@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { emailVerification, isDisposableDomain, isValidEmailSyntax, isWebmailDomain } from "@/lib/providers/first-party/email/verification";
+import {
+  emailVerification,
+  isDisposableDomain,
+  isValidEmailSyntax,
+  isWebmailDomain,
+} from "@/lib/providers/first-party/email/verification";
 
 const now = new Date("2025-06-03T10:20:30Z");
 
@@ -67,7 +72,9 @@ describe("emailVerification", () => {
   });
 
   it("never claims an address is valid or accept-all", () => {
-    const statuses = ["info@acme.test", "jordan.ellis@acme.test"].map((address) => emailVerification({ address, domainHasMx: true, now }).status);
+    const statuses = ["info@acme.test", "jordan.ellis@acme.test"].map(
+      (address) => emailVerification({ address, domainHasMx: true, now }).status,
+    );
     expect(statuses).toEqual(["unknown", "unknown"]);
   });
 });

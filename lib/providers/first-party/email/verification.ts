@@ -27,8 +27,20 @@ const DOMAIN_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 const TOP_LEVEL_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/i;
 
 /** Well-known mailbox services missing from the email-providers list. */
-const EXTRA_WEBMAIL = ["posteo.de", "posteo.net", "fastmail.com", "fastmail.fm", "tutanota.com", "tutanota.de", "tuta.io", "mailbox.org", "pm.me"];
-const WEBMAIL = new Set<string>([...(webmailProviders as string[]), ...EXTRA_WEBMAIL].map((domain) => domain.toLowerCase()));
+const EXTRA_WEBMAIL = [
+  "posteo.de",
+  "posteo.net",
+  "fastmail.com",
+  "fastmail.fm",
+  "tutanota.com",
+  "tutanota.de",
+  "tuta.io",
+  "mailbox.org",
+  "pm.me",
+];
+const WEBMAIL = new Set<string>(
+  [...(webmailProviders as string[]), ...EXTRA_WEBMAIL].map((domain) => domain.toLowerCase()),
+);
 
 /** Whether `address` is a plain `local@domain.tld` address a person could publish and receive mail on. */
 export function isValidEmailSyntax(address: string): boolean {
@@ -54,7 +66,11 @@ export function isDisposableDomain(domain: string): boolean {
   return domainOrParentMatches(domain, isDisposableEmailDomain);
 }
 
-export function emailVerification(options: { address: string; domainHasMx: boolean | null; now: Date }): EmailVerification {
+export function emailVerification(options: {
+  address: string;
+  domainHasMx: boolean | null;
+  now: Date;
+}): EmailVerification {
   const date = options.now.toISOString().slice(0, 10);
   const address = options.address.trim().toLowerCase();
   if (!isValidEmailSyntax(address)) return { date, status: "invalid" };

@@ -6,9 +6,40 @@
 
 /** Legal-form words dropped from the end of a name: "Acme Robotics, Inc." and "ACME ROBOTICS LLC" are one company. */
 const LEGAL_SUFFIXES = new Set([
-  "inc", "incorporated", "llc", "lc", "ltd", "limited", "corp", "corporation", "co", "company", "plc", "lp", "llp",
-  "lllp", "pbc", "pc", "gmbh", "ag", "kg", "ug", "se", "sa", "sas", "sarl", "srl", "spa", "bv", "nv", "oy", "ab", "as",
-  "aps", "pty", "pte",
+  "inc",
+  "incorporated",
+  "llc",
+  "lc",
+  "ltd",
+  "limited",
+  "corp",
+  "corporation",
+  "co",
+  "company",
+  "plc",
+  "lp",
+  "llp",
+  "lllp",
+  "pbc",
+  "pc",
+  "gmbh",
+  "ag",
+  "kg",
+  "ug",
+  "se",
+  "sa",
+  "sas",
+  "sarl",
+  "srl",
+  "spa",
+  "bv",
+  "nv",
+  "oy",
+  "ab",
+  "as",
+  "aps",
+  "pty",
+  "pte",
 ]);
 
 const LEGAL_SUFFIX_PATTERN = [...LEGAL_SUFFIXES].join("|");
@@ -52,7 +83,7 @@ export function sameCompany(a: string, b: string): boolean {
 /** The phrase to search for: the name as written, without quotes and trailing legal forms ("Acme, Inc." → "Acme"). */
 export function searchPhrase(name: string): string {
   let phrase = name.replace(/["“”]/g, " ").replace(/\s+/g, " ").trim();
-  for (let previous = ""; previous !== phrase; ) {
+  for (let previous = ""; previous !== phrase;) {
     previous = phrase;
     const stripped = phrase.replace(TRAILING_SUFFIX, "").replace(/[\s,&]+$/, "");
     if (stripped !== "") phrase = stripped;

@@ -58,7 +58,9 @@ export function parseFormD(xml: string): FormDDocument | null {
     isAmendment: text(newOrAmendment, "isAmendment")?.toLowerCase() === "true" || submissionType === "D/A",
     previousAccessionNumber: text(newOrAmendment, "previousAccessionNumber"),
     dateOfFirstSale: isoDate(text(element(typeOfFiling, "dateOfFirstSale") ?? "", "value")),
-    securityTypes: SECURITY_TYPES.filter(([name]) => text(securities, name)?.toLowerCase() === "true").map(([, label]) => label),
+    securityTypes: SECURITY_TYPES.filter(([name]) => text(securities, name)?.toLowerCase() === "true").map(
+      ([, label]) => label,
+    ),
     totalOfferingAmount: amount(text(amounts, "totalOfferingAmount")),
     totalAmountSold: amount(text(amounts, "totalAmountSold")),
   };
@@ -113,7 +115,8 @@ function decodeXml(inner: string): string {
         ? part.slice(9, -3)
         : part.replace(/<[^>]*>/g, "").replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity: string, body: string) => {
             if (body[0] === "#") {
-              const code = body[1] === "x" || body[1] === "X" ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+              const code =
+                body[1] === "x" || body[1] === "X" ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
               return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
             }
             return NAMED_ENTITIES[body.toLowerCase()] ?? entity;

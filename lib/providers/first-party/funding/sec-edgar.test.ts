@@ -55,7 +55,12 @@ describe("SEC EDGAR Form D funding source", () => {
   it("turns the company's own filings into rounds, counting an amended offering once", async () => {
     const funding = await source().findFunding("Lumenfold Robotics");
 
-    const debtRound = { type: "Form D — debt, option to acquire", amountUsd: 1_250_000, date: "2024-05-20", investors: [] };
+    const debtRound = {
+      type: "Form D — debt, option to acquire",
+      amountUsd: 1_250_000,
+      date: "2024-05-20",
+      investors: [],
+    };
     const equityRound = { type: "Form D — equity", amountUsd: 5_000_000, date: "2022-02-28", investors: [] };
     expect(funding).toEqual({
       // 5,000,000 from the amendment (cumulative), not 3,000,000 + 5,000,000; the unreadable filing adds nothing.
@@ -95,7 +100,11 @@ describe("SEC EDGAR Form D funding source", () => {
     try {
       const funding = await source({}, paged).findFunding("Lumenfold Robotics");
       expect(funding?.totalRaisedUsd).toBe(6_250_000);
-      expect(paged.requests.filter((request) => request.path === "/LATEST/search-index").map((request) => request.query.from ?? "0")).toEqual(["0", "2", "4"]);
+      expect(
+        paged.requests
+          .filter((request) => request.path === "/LATEST/search-index")
+          .map((request) => request.query.from ?? "0"),
+      ).toEqual(["0", "2", "4"]);
     } finally {
       await paged.close();
     }

@@ -94,7 +94,9 @@ export function createSecEdgarFundingSource(options: SecEdgarFundingSourceOption
   const intervalMs = Math.max(0, options.requestIntervalMs ?? DEFAULT_REQUEST_INTERVAL_MS);
   // The source refuses to run anonymously rather than be blocked for it.
   if (!options.http.userAgent.includes("@")) {
-    throw new Error("The funding source needs a contact e-mail address in the outbound User-Agent (set OUTBOUND_CONTACT).");
+    throw new Error(
+      "The funding source needs a contact e-mail address in the outbound User-Agent (set OUTBOUND_CONTACT).",
+    );
   }
 
   return {
@@ -112,7 +114,8 @@ export function createSecEdgarFundingSource(options: SecEdgarFundingSourceOption
         const document = await readFiling(http, archiveBaseUrl, filing, signal);
         if (document === null) failures += 1;
         // The issuer named in the filing itself is authoritative; the search's display name only picked it.
-        else if (document.entityName === null || sameCompany(companyName, document.entityName)) read.push({ ...filing, document });
+        else if (document.entityName === null || sameCompany(companyName, document.entityName))
+          read.push({ ...filing, document });
       }
       if (read.length === 0) {
         if (failures > 0) throw new VendorError("unavailable", "upstream filings could not be read");
@@ -153,7 +156,13 @@ async function searchFilings(
   for (let page = 0, offset = 0; page < MAX_SEARCH_PAGES; page += 1) {
     const query = new URLSearchParams({ q: `"${phrase}"`, forms: FORM_TYPES });
     if (offset > 0) query.set("from", String(offset));
-    const answer = await requestVendorJson({ http, url: `${baseUrl}/search-index?${query}`, headers: {}, signal, maxBytes: MAX_BODY_BYTES });
+    const answer = await requestVendorJson({
+      http,
+      url: `${baseUrl}/search-index?${query}`,
+      headers: {},
+      signal,
+      maxBytes: MAX_BODY_BYTES,
+    });
     if (!answer.found) throw new VendorError("rejected", "upstream answered 404", { status: 404 });
     const parsed = searchBody.safeParse(answer.body);
     if (!parsed.success) throw new VendorError("invalid_body", "upstream answered with an unexpected body");
@@ -186,11 +195,21 @@ function matchingFiling(hit: SearchHit, companyName: string): Filing | null {
  * The filing's Form D, or null when this one filing cannot be read (not found, unavailable, not a Form D): one bad
  * filing should not cost the others. Being told to slow down (429) or being stopped is not skipped: it ends the lookup.
  */
-async function readFiling(http: OutboundClient, baseUrl: string, filing: Filing, signal: AbortSignal): Promise<FormDDocument | null> {
+async function readFiling(
+  http: OutboundClient,
+  baseUrl: string,
+  filing: Filing,
+  signal: AbortSignal,
+): Promise<FormDDocument | null> {
   const url = `${baseUrl}/Archives/edgar/data/${filing.cik}/${filing.adsh.replace(/-/g, "")}/primary_doc.xml`;
   let response: OutboundResponse;
   try {
-    response = await http.request(url, { headers: { accept: "application/xml, text/xml" }, signal, maxBytes: MAX_BODY_BYTES, overflow: "error" });
+    response = await http.request(url, {
+      headers: { accept: "application/xml, text/xml" },
+      signal,
+      maxBytes: MAX_BODY_BYTES,
+      overflow: "error",
+    });
   } catch (error) {
     if (signal.aborted) throw new VendorError("aborted", "upstream request aborted", { cause: error });
     return null;
@@ -218,7 +237,10 @@ function latestPerOffering(filings: ReadFiling[]): ReadFiling[] {
     const previous = filing.document.previousAccessionNumber;
     const amended = filing.document.isAmendment
       ? ((previous !== null ? offeringOf.get(previous) : undefined) ??
-        offerings.findLast((offering) => filing.fileNumber !== null && offering.some((earlier) => earlier.fileNumber === filing.fileNumber)))
+        offerings.findLast(
+          (offering) =>
+            filing.fileNumber !== null && offering.some((earlier) => earlier.fileNumber === filing.fileNumber),
+        ))
       : undefined;
     const offering = amended ?? [];
     if (!amended) offerings.push(offering);

@@ -62,7 +62,11 @@ export async function savePeople(client: DbClient, domain: string, people: reado
 
 /** The person whose address this is, the most recently seen when (oddly) several share it. */
 export async function findPersonByEmail(client: DbClient, email: string): Promise<StoredPerson | null> {
-  return client.person.findFirst({ where: { email: email.trim().toLowerCase() }, orderBy: { updatedAt: "desc" }, omit: { nameKey: true } });
+  return client.person.findFirst({
+    where: { email: email.trim().toLowerCase() },
+    orderBy: { updatedAt: "desc" },
+    omit: { nameKey: true },
+  });
 }
 
 /** The person with this LinkedIn profile, in any of its URL spellings. */
@@ -74,5 +78,9 @@ export async function findPersonByLinkedin(client: DbClient, url: string): Promi
 
 /** Everyone we know at a company, by name. */
 export async function listPeopleAt(client: DbClient, domain: string): Promise<StoredPerson[]> {
-  return client.person.findMany({ where: { domain: domain.toLowerCase() }, orderBy: [{ nameKey: "asc" }], omit: { nameKey: true } });
+  return client.person.findMany({
+    where: { domain: domain.toLowerCase() },
+    orderBy: [{ nameKey: "asc" }],
+    omit: { nameKey: true },
+  });
 }

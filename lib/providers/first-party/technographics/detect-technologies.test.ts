@@ -17,7 +17,8 @@ const WORDPRESS_PAGE = `<!doctype html>
 
 function byName(technologies: DetectedTechnology[], name: string): DetectedTechnology {
   const found = technologies.find((technology) => technology.name === name);
-  if (!found) throw new Error(`${name} was not detected; got ${technologies.map((technology) => technology.name).join(", ")}`);
+  if (!found)
+    throw new Error(`${name} was not detected; got ${technologies.map((technology) => technology.name).join(", ")}`);
   return found;
 }
 
@@ -42,8 +43,15 @@ describe("detectTechnologies", () => {
   });
 
   it("reads versions and evidence from response headers", () => {
-    expect(byName(technologies, "PHP")).toMatchObject({ version: "8.2.12", evidence: ["header x-powered-by: PHP/8.2.12"] });
-    expect(byName(technologies, "Nginx")).toMatchObject({ category: "Web servers", version: "1.25.3", evidence: ["header server: nginx/1.25.3"] });
+    expect(byName(technologies, "PHP")).toMatchObject({
+      version: "8.2.12",
+      evidence: ["header x-powered-by: PHP/8.2.12"],
+    });
+    expect(byName(technologies, "Nginx")).toMatchObject({
+      category: "Web servers",
+      version: "1.25.3",
+      evidence: ["header server: nginx/1.25.3"],
+    });
   });
 
   it("names a cookie as evidence without quoting its value", () => {
@@ -53,7 +61,9 @@ describe("detectTechnologies", () => {
   });
 
   it("quotes script URLs as the page wrote them", () => {
-    expect(byName(technologies, "Google Tag Manager").evidence).toEqual(["script https://www.googletagmanager.com/gtag/js?id=G-TEST000"]);
+    expect(byName(technologies, "Google Tag Manager").evidence).toEqual([
+      "script https://www.googletagmanager.com/gtag/js?id=G-TEST000",
+    ]);
     expect(byName(technologies, "jQuery").evidence).toEqual(["script /wp-includes/js/jquery/jquery.min.js?ver=3.7.1"]);
   });
 
@@ -69,7 +79,8 @@ describe("detectTechnologies", () => {
       const next = technologies[index + 1];
       if (!next) break;
       expect(technology.confidence >= next.confidence).toBe(true);
-      if (technology.confidence === next.confidence) expect(technology.name.localeCompare(next.name, "en")).toBeLessThan(0);
+      if (technology.confidence === next.confidence)
+        expect(technology.name.localeCompare(next.name, "en")).toBeLessThan(0);
     }
     expect(technologies.at(-1)?.name).toBe("MySQL");
   });
@@ -79,18 +90,30 @@ describe("detectTechnologies", () => {
       { url: "https://acme.example/", html: "<html><body>Hello</body></html>", headers: new Headers() },
       { mx: ["aspmx.l.google.com"], txt: ["v=spf1 include:amazonses.com ~all"] },
     );
-    expect(byName(found, "Google Workspace")).toMatchObject({ category: "Webmail", evidence: ["dns MX aspmx.l.google.com"] });
+    expect(byName(found, "Google Workspace")).toMatchObject({
+      category: "Webmail",
+      evidence: ["dns MX aspmx.l.google.com"],
+    });
     expect(byName(found, "Amazon SES")).toMatchObject({ evidence: ["dns TXT v=spf1 include:amazonses.com ~all"] });
   });
 
   it("finds nothing on a plain page", () => {
-    expect(detectTechnologies({ url: "https://plain.example/", html: "<html><body><p>Just text.</p></body></html>", headers: new Headers() })).toEqual([]);
+    expect(
+      detectTechnologies({
+        url: "https://plain.example/",
+        html: "<html><body><p>Just text.</p></body></html>",
+        headers: new Headers(),
+      }),
+    ).toEqual([]);
   });
 
   it("does not treat the same clue seen twice as more certain", () => {
     // The dataset rates this script path as a 50% clue; two script tags matching it are still one clue.
     const page = `<html><head><script src="/portal/js/typof.js"></script><script src="/cdn/portal/js/typof.js?v=2"></script></head></html>`;
-    const found = byName(detectTechnologies({ url: "https://acme.example/", html: page, headers: new Headers() }), "Typof");
+    const found = byName(
+      detectTechnologies({ url: "https://acme.example/", html: page, headers: new Headers() }),
+      "Typof",
+    );
     expect(found.confidence).toBe(0.5);
     expect(found.evidence).toEqual(["script /portal/js/typof.js", "script /cdn/portal/js/typof.js?v=2"]);
   });

@@ -65,8 +65,13 @@ export function detectTechnologies(page: FetchedPage, dns?: DnsRecords): Detecte
     if (category === undefined) return [];
     const implied = !seen.has(technology.name);
     const evidence = implied
-      ? impliedBy(technology.name, resolved.map((other) => other.name)).map((name) => `implied by ${name}`)
-      : detections.filter((detection) => detection.technology.name === technology.name).map((detection) => describe(detection, collected));
+      ? impliedBy(
+          technology.name,
+          resolved.map((other) => other.name),
+        ).map((name) => `implied by ${name}`)
+      : detections
+          .filter((detection) => detection.technology.name === technology.name)
+          .map((detection) => describe(detection, collected));
     return [
       {
         name: technology.name,
@@ -91,8 +96,14 @@ interface CollectedItems {
 }
 
 function collectItems(page: FetchedPage, dns: DnsRecords | undefined): CollectedItems {
-  const html = page.html.length > MAX_HTML_CHARS ? page.html.slice(0, MAX_HTML_CHARS / 2) + page.html.slice(-MAX_HTML_CHARS / 2) : page.html;
-  const root = parse(html, { comment: false, blockTextElements: { script: true, noscript: true, style: true, pre: true } });
+  const html =
+    page.html.length > MAX_HTML_CHARS
+      ? page.html.slice(0, MAX_HTML_CHARS / 2) + page.html.slice(-MAX_HTML_CHARS / 2)
+      : page.html;
+  const root = parse(html, {
+    comment: false,
+    blockTextElements: { script: true, noscript: true, style: true, pre: true },
+  });
 
   const scriptSrcAsWritten = new Map<string, string>();
   const inlineScripts: string[] = [];
@@ -202,7 +213,11 @@ function describe(detection: EngineDetection, collected: CollectedItems): string
 }
 
 /** For keyed clues (a header name, meta name, cookie name, DNS record type): the key whose pattern matched. */
-function patternKey(technology: EngineDetection["technology"], type: string, pattern: EnginePattern): string | undefined {
+function patternKey(
+  technology: EngineDetection["technology"],
+  type: string,
+  pattern: EnginePattern,
+): string | undefined {
   const byKey = technology[type];
   if (typeof byKey !== "object" || byKey === null || Array.isArray(byKey)) return undefined;
   for (const [key, patterns] of Object.entries(byKey as Record<string, EnginePattern[]>)) {

@@ -96,7 +96,9 @@ export function analyzeItems(items: EngineItems): EngineDetection[] {
     const names = new Set(present.map((technology) => technology.name));
     const categoryIds = new Set(present.flatMap((technology) => technology.categories.map((category) => category.id)));
     const due = [
-      ...wappalyzer.requires.filter((group) => names.has(group.name)).map((group) => ({ key: `name:${group.name}`, group })),
+      ...wappalyzer.requires
+        .filter((group) => names.has(group.name))
+        .map((group) => ({ key: `name:${group.name}`, group })),
       ...wappalyzer.categoryRequires
         .filter((group) => categoryIds.has(group.categoryId))
         .map((group) => ({ key: `category:${group.categoryId}`, group })),

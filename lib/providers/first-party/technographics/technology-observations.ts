@@ -46,5 +46,7 @@ export async function recordTechnologyObservations(
       category = CASE WHEN EXCLUDED.last_detected_at >= stored.last_detected_at THEN EXCLUDED.category ELSE stored.category END
     RETURNING technology, first_detected_at AS "firstDetected", last_detected_at AS "lastDetected"`;
 
-  return new Map(rows.map((row) => [row.technology, { firstDetected: row.firstDetected, lastDetected: row.lastDetected }]));
+  return new Map(
+    rows.map((row) => [row.technology, { firstDetected: row.firstDetected, lastDetected: row.lastDetected }]),
+  );
 }

@@ -28,7 +28,11 @@ afterEach(async () => {
 
 /** The real outbound client, with every name resolved to the fixture server; records what the crawler asked of it. */
 function recordingClient() {
-  const client = createOutboundClient({ allowLoopback: true, portOverrides: { http: sites.port, https: closedPort }, resolver: async () => ["127.0.0.1"] });
+  const client = createOutboundClient({
+    allowLoopback: true,
+    portOverrides: { http: sites.port, https: closedPort },
+    resolver: async () => ["127.0.0.1"],
+  });
   const asked: { url: string; init: OutboundRequest | undefined }[] = [];
   const http: OutboundClient = {
     userAgent: client.userAgent,
@@ -74,7 +78,9 @@ describe("crawlCompanySite", () => {
     await crawlCompanySite("acme.example", { http });
 
     // Every page and sitemap request asks the client to honour robots.txt; robots.txt itself is the only exception.
-    expect(asked.filter(({ init }) => init?.robots !== true).map(({ url }) => url)).toEqual(["http://acme.example/robots.txt"]);
+    expect(asked.filter(({ init }) => init?.robots !== true).map(({ url }) => url)).toEqual([
+      "http://acme.example/robots.txt",
+    ]);
     // Redirects are ours to follow, hop by hop.
     expect(asked.every(({ init }) => init?.maxRedirects === 0)).toBe(true);
     const hosts = new Set(asked.map(({ url }) => new URL(url).hostname));
@@ -116,12 +122,18 @@ describe("crawlCompanySite", () => {
     const { http } = recordingClient();
     const crawl = await crawlCompanySite("blocked.example", { http });
     expect(crawl).toEqual({ domain: "blocked.example", homeUrl: null, pages: [] });
-    expect(sites.requests.filter(({ host }) => host === "blocked.example").map(({ path }) => path)).toEqual(["/robots.txt"]);
+    expect(sites.requests.filter(({ host }) => host === "blocked.example").map(({ path }) => path)).toEqual([
+      "/robots.txt",
+    ]);
   });
 
   it("answers an empty crawl for a site that does not exist", async () => {
     const { http } = recordingClient();
-    expect(await crawlCompanySite("nowhere.test", { http })).toEqual({ domain: "nowhere.test", homeUrl: null, pages: [] });
+    expect(await crawlCompanySite("nowhere.test", { http })).toEqual({
+      domain: "nowhere.test",
+      homeUrl: null,
+      pages: [],
+    });
   });
 
   it("keeps to maxPages", async () => {

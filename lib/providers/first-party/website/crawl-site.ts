@@ -1,7 +1,13 @@
 import { getDomain } from "tldts";
 import { OutboundError, OutboundRefusedError, type OutboundClient, type OutboundResponse } from "@/lib/outbound/types";
 import { parseHtml, resolveHttpUrl } from "@/lib/providers/first-party/website/html";
-import { looksLikeHtmlPage, pageKindOf, type PageKind, WANTED_PAGE_KINDS, type WantedPageKind } from "@/lib/providers/first-party/website/page-kinds";
+import {
+  looksLikeHtmlPage,
+  pageKindOf,
+  type PageKind,
+  WANTED_PAGE_KINDS,
+  type WantedPageKind,
+} from "@/lib/providers/first-party/website/page-kinds";
 import { robotsSitemaps, sitemapLocations } from "@/lib/providers/first-party/website/sitemap";
 
 /*
@@ -98,7 +104,12 @@ export async function crawlCompanySite(domain: string, options: CrawlOptions): P
   const host = normaliseDomain(domain);
   const site = getDomain(host) ?? host;
   const maxPages = Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES));
-  const fetcher = new SiteFetcher(options.http, site, new ByteBudget(options.maxBytes ?? DEFAULT_MAX_BYTES), options.signal);
+  const fetcher = new SiteFetcher(
+    options.http,
+    site,
+    new ByteBudget(options.maxBytes ?? DEFAULT_MAX_BYTES),
+    options.signal,
+  );
 
   let home: CrawledPage | null = null;
   for (const url of homeCandidates(host)) {
@@ -109,7 +120,10 @@ export async function crawlCompanySite(domain: string, options: CrawlOptions): P
 
   const homeUrl = new URL(home.url);
   const sitemapCandidates = await fetcher.sitemapCandidates(homeUrl.origin);
-  const candidates = chooseCandidates([...linkCandidates(home.html, homeUrl, site), ...sitemapCandidates], homeUrl).slice(0, maxPages - 1 + SPARE_CANDIDATES);
+  const candidates = chooseCandidates(
+    [...linkCandidates(home.html, homeUrl, site), ...sitemapCandidates],
+    homeUrl,
+  ).slice(0, maxPages - 1 + SPARE_CANDIDATES);
 
   // Fetched by a small pool, kept in candidate order; a page reached twice (an alias redirecting to it) is kept once.
   const results: (CrawledPage | null)[] = new Array<CrawledPage | null>(candidates.length).fill(null);
@@ -152,20 +166,36 @@ class SiteFetcher {
   async page(url: URL, kind: PageKind): Promise<CrawledPage | null> {
     const response = await this.get(url, { robots: true, maxBytes: PAGE_MAX_BYTES, accept: HTML_ACCEPT });
     if (response === null || response.status < 200 || response.status > 299 || !isHtml(response)) return null;
-    return { url: response.url, kind, status: response.status, fetchedAt: new Date().toISOString(), html: response.text(), headers: response.headers };
+    return {
+      url: response.url,
+      kind,
+      status: response.status,
+      fetchedAt: new Date().toISOString(),
+      html: response.text(),
+      headers: response.headers,
+    };
   }
 
   /** Pages of the wanted kinds listed by the sitemaps robots.txt names (or /sitemap.xml when it names none). */
   async sitemapCandidates(origin: string): Promise<Candidate[]> {
-    const robots = await this.get(new URL("/robots.txt", origin), { robots: false, maxBytes: ROBOTS_MAX_BYTES, accept: "text/plain" });
+    const robots = await this.get(new URL("/robots.txt", origin), {
+      robots: false,
+      maxBytes: ROBOTS_MAX_BYTES,
+      accept: "text/plain",
+    });
     const listed = robots !== null && robots.status >= 200 && robots.status < 300 ? robotsSitemaps(robots.text()) : [];
     const queue = (listed.length > 0 ? listed : ["/sitemap.xml"]).flatMap((href) => resolveHttpUrl(href, origin) ?? []);
     const locations: string[] = [];
     for (let read = 0; read < MAX_SITEMAPS && queue.length > 0 && locations.length < MAX_SITEMAP_LOCATIONS; read++) {
-      const response = await this.get(queue.shift()!, { robots: true, maxBytes: SITEMAP_MAX_BYTES, accept: "application/xml,text/xml;q=0.9,*/*;q=0.5" });
+      const response = await this.get(queue.shift()!, {
+        robots: true,
+        maxBytes: SITEMAP_MAX_BYTES,
+        accept: "application/xml,text/xml;q=0.9,*/*;q=0.5",
+      });
       if (response === null || response.status < 200 || response.status > 299) continue;
       const sitemap = sitemapLocations(response.text());
-      if (sitemap.kind === "index") queue.push(...sitemap.locations.flatMap((href) => resolveHttpUrl(href, response.url) ?? []));
+      if (sitemap.kind === "index")
+        queue.push(...sitemap.locations.flatMap((href) => resolveHttpUrl(href, response.url) ?? []));
       else locations.push(...sitemap.locations.slice(0, MAX_SITEMAP_LOCATIONS - locations.length));
     }
     return locations.flatMap((href) => {
@@ -177,7 +207,10 @@ class SiteFetcher {
   }
 
   /** The final response, or null when the site could not be read there, refused us, or redirected off the site. */
-  private async get(start: URL, request: { robots: boolean; maxBytes: number; accept: string }): Promise<OutboundResponse | null> {
+  private async get(
+    start: URL,
+    request: { robots: boolean; maxBytes: number; accept: string },
+  ): Promise<OutboundResponse | null> {
     let url = start;
     for (let hop = 0; hop <= MAX_HOPS; hop++) {
       if (!isWithin(url, this.site)) return null;
@@ -188,7 +221,13 @@ class SiteFetcher {
       }
       let response: OutboundResponse;
       try {
-        response = await this.http.request(url, { robots: request.robots, maxBytes: reserved, maxRedirects: 0, signal: this.signal, headers: { accept: request.accept } });
+        response = await this.http.request(url, {
+          robots: request.robots,
+          maxBytes: reserved,
+          maxRedirects: 0,
+          signal: this.signal,
+          headers: { accept: request.accept },
+        });
       } catch (error) {
         this.budget.settle(reserved, 0);
         // Our caller giving up ends the crawl; anything the site or the client's policy did ends this page only.

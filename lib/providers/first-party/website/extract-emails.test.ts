@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { acceptEmail, decodeCloudflareEmail, extractEmails, mailtoAddresses } from "@/lib/providers/first-party/website/extract-emails";
+import {
+  acceptEmail,
+  decodeCloudflareEmail,
+  extractEmails,
+  mailtoAddresses,
+} from "@/lib/providers/first-party/website/extract-emails";
 import { readCompanySiteFile } from "@/test/fakes/company-sites";
 
 const PAGE = "http://acme.example/contact/";
@@ -22,7 +27,9 @@ describe("extractEmails on the fixture sites", () => {
   });
 
   it("reads the press page's entity-encoded address as obfuscated, and the imprint's plain one as text", async () => {
-    expect(found(await readCompanySiteFile("acme.example", "press.html"))).toEqual([["press@acme.example", "obfuscated"]]);
+    expect(found(await readCompanySiteFile("acme.example", "press.html"))).toEqual([
+      ["press@acme.example", "obfuscated"],
+    ]);
     expect(found(await readCompanySiteFile("acme.example", "impressum.html"))).toEqual([["info@acme.example", "text"]]);
   });
 
@@ -57,11 +64,33 @@ describe("extractEmails spellings", () => {
     ["<p>sales&#64;acme.example</p>", [["sales@acme.example", "obfuscated"]]],
     ["<p>sales&#x40;acme&#46;example</p>", [["sales@acme.example", "obfuscated"]]],
     ["<p>sales<span>@</span>acme.example</p>", [["sales@acme.example", "obfuscated"]]],
-    ['<a href="mailto:Info%40acme.example?subject=Hi%20there&amp;cc=boss@acme.example">Mail</a>', [["info@acme.example", "mailto"]]],
-    ['<a href="MAILTO:a@acme.example,b@acme.example;c@acme.example">Mail</a>', [["a@acme.example", "mailto"], ["b@acme.example", "mailto"], ["c@acme.example", "mailto"]]],
-    ['<span class="__cf_email__" data-cfemail="5a292f2a2a35282e1a3b39373f743f223b372a363f">[email&#160;protected]</span>', [["support@acme.example", "cfemail"]]],
-    ['<a href="/cdn-cgi/l/email-protection#5a292f2a2a35282e1a3b39373f743f223b372a363f">Support</a>', [["support@acme.example", "cfemail"]]],
-    ['<script type="application/ld+json">{"@type":"Organization","email":"mailto:Hello@acme.example","contactPoint":{"@type":"ContactPoint","email":"billing@acme.example"}}</script>', [["hello@acme.example", "json-ld"], ["billing@acme.example", "json-ld"]]],
+    [
+      '<a href="mailto:Info%40acme.example?subject=Hi%20there&amp;cc=boss@acme.example">Mail</a>',
+      [["info@acme.example", "mailto"]],
+    ],
+    [
+      '<a href="MAILTO:a@acme.example,b@acme.example;c@acme.example">Mail</a>',
+      [
+        ["a@acme.example", "mailto"],
+        ["b@acme.example", "mailto"],
+        ["c@acme.example", "mailto"],
+      ],
+    ],
+    [
+      '<span class="__cf_email__" data-cfemail="5a292f2a2a35282e1a3b39373f743f223b372a363f">[email&#160;protected]</span>',
+      [["support@acme.example", "cfemail"]],
+    ],
+    [
+      '<a href="/cdn-cgi/l/email-protection#5a292f2a2a35282e1a3b39373f743f223b372a363f">Support</a>',
+      [["support@acme.example", "cfemail"]],
+    ],
+    [
+      '<script type="application/ld+json">{"@type":"Organization","email":"mailto:Hello@acme.example","contactPoint":{"@type":"ContactPoint","email":"billing@acme.example"}}</script>',
+      [
+        ["hello@acme.example", "json-ld"],
+        ["billing@acme.example", "json-ld"],
+      ],
+    ],
   ])("%s", (html, expected) => {
     expect(found(html)).toEqual(expected);
   });
@@ -81,7 +110,8 @@ describe("extractEmails spellings", () => {
   });
 
   it("keeps one entry per address, with its best evidence", () => {
-    const html = '<p>press&#64;acme.example or press@acme.example</p><a href="mailto:press@acme.example">Press</a><p>press [at] acme [dot] example</p>';
+    const html =
+      '<p>press&#64;acme.example or press@acme.example</p><a href="mailto:press@acme.example">Press</a><p>press [at] acme [dot] example</p>';
     expect(found(html)).toEqual([["press@acme.example", "mailto"]]);
   });
 });

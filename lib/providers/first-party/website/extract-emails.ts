@@ -22,13 +22,51 @@ export interface FoundEmail {
 const EVIDENCE_RANK: Record<EmailEvidence, number> = { mailto: 0, "json-ld": 1, text: 2, cfemail: 3, obfuscated: 4 };
 
 /** What follows "@" in asset names and bundles, never a top-level domain we mail. */
-const FILE_EXTENSIONS = new Set(["png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "ico", "bmp", "tif", "tiff", "css", "js", "mjs", "json", "xml", "pdf", "zip", "mp4", "webm", "mov", "mp3", "woff", "woff2", "ttf", "eot", "map"]);
+const FILE_EXTENSIONS = new Set([
+  "png",
+  "jpg",
+  "jpeg",
+  "gif",
+  "svg",
+  "webp",
+  "avif",
+  "ico",
+  "bmp",
+  "tif",
+  "tiff",
+  "css",
+  "js",
+  "mjs",
+  "json",
+  "xml",
+  "pdf",
+  "zip",
+  "mp4",
+  "webm",
+  "mov",
+  "mp3",
+  "woff",
+  "woff2",
+  "ttf",
+  "eot",
+  "map",
+]);
 /** Domains of form placeholders and documentation. */
-const PLACEHOLDER_DOMAINS = new Set(["example.com", "example.org", "example.net", "domain.com", "yourdomain.com", "your-domain.com", "yourcompany.com", "email.tld"]);
+const PLACEHOLDER_DOMAINS = new Set([
+  "example.com",
+  "example.org",
+  "example.net",
+  "domain.com",
+  "yourdomain.com",
+  "your-domain.com",
+  "yourcompany.com",
+  "email.tld",
+]);
 /** A local part made only of a long hex run is a build hash or error-tracker key, not a mailbox. */
 const HEX_TOKEN = /^[0-9a-f]{24,}$/;
 
-const EMAIL_IN_TEXT = /(?<![a-z0-9._%+-])[a-z0-9](?:[a-z0-9._%+-]{0,62}[a-z0-9_%+-])?@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?![a-z0-9-])/gi;
+const EMAIL_IN_TEXT =
+  /(?<![a-z0-9._%+-])[a-z0-9](?:[a-z0-9._%+-]{0,62}[a-z0-9_%+-])?@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?![a-z0-9-])/gi;
 
 // Disguises: "[at]", "(at)", "{at}", "<at>" or a bare " at " word; the same for "dot". Spaces only, not line breaks:
 // the parts of one address sit on one line.
@@ -45,7 +83,29 @@ const OBFUSCATED = new RegExp(
 const ANY_DOT = new RegExp(`${BRACKETED_DOT}|${WORD_DOT}`, "gi");
 const HAS_SPELLED_DOT = new RegExp(`${BRACKETED_DOT}|${WORD_DOT}`, "i");
 /** Words that stand before " at " in ordinary prose ("reach us at …"); never read as a local part of a spelled-out address. */
-const PROSE_WORDS = new Set(["us", "me", "we", "you", "him", "her", "them", "it", "look", "find", "reach", "call", "visit", "email", "mail", "write", "meet", "contact", "available", "based", "located"]);
+const PROSE_WORDS = new Set([
+  "us",
+  "me",
+  "we",
+  "you",
+  "him",
+  "her",
+  "them",
+  "it",
+  "look",
+  "find",
+  "reach",
+  "call",
+  "visit",
+  "email",
+  "mail",
+  "write",
+  "meet",
+  "contact",
+  "available",
+  "based",
+  "located",
+]);
 
 /** The address, normalised, when it is one we would mail; null otherwise. */
 export function acceptEmail(candidate: string): string | null {
@@ -63,7 +123,11 @@ export function acceptEmail(candidate: string): string | null {
 
 /** The addresses of a `mailto:` URL: percent-decoded, query dropped, comma- or semicolon-separated recipients split. */
 export function mailtoAddresses(href: string): string[] {
-  const recipients = href.trim().replace(/^mailto:/i, "").split("?")[0] ?? "";
+  const recipients =
+    href
+      .trim()
+      .replace(/^mailto:/i, "")
+      .split("?")[0] ?? "";
   let decoded = recipients;
   try {
     decoded = decodeURIComponent(recipients);
@@ -90,7 +154,8 @@ export function extractEmails(html: string, pageUrl: string): FoundEmail[] {
   const add = (address: string | null, evidence: EmailEvidence) => {
     if (address === null) return;
     const known = found.get(address);
-    if (known === undefined || EVIDENCE_RANK[evidence] < EVIDENCE_RANK[known.evidence]) found.set(address, { address, evidence, pageUrl });
+    if (known === undefined || EVIDENCE_RANK[evidence] < EVIDENCE_RANK[known.evidence])
+      found.set(address, { address, evidence, pageUrl });
   };
 
   const root = parseHtml(html);
@@ -103,7 +168,8 @@ export function extractEmails(html: string, pageUrl: string): FoundEmail[] {
     const protectedHex = /\/cdn-cgi\/l\/email-protection#([0-9a-f]+)/i.exec(href)?.[1];
     if (protectedHex !== undefined) add(decodeCloudflareEmail(protectedHex), "cfemail");
   }
-  for (const element of root.querySelectorAll("[data-cfemail]")) add(decodeCloudflareEmail(element.getAttribute("data-cfemail") ?? ""), "cfemail");
+  for (const element of root.querySelectorAll("[data-cfemail]"))
+    add(decodeCloudflareEmail(element.getAttribute("data-cfemail") ?? ""), "cfemail");
 
   const text = visibleText(root);
   const markup = html.toLowerCase();

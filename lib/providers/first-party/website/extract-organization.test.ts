@@ -1,8 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { companyNameFromTitle, extractOrganization, mergeOrganizations, parseAddressLines } from "@/lib/providers/first-party/website/extract-organization";
+import {
+  companyNameFromTitle,
+  extractOrganization,
+  mergeOrganizations,
+  parseAddressLines,
+} from "@/lib/providers/first-party/website/extract-organization";
 import { readCompanySiteFile } from "@/test/fakes/company-sites";
 
-const ACME_ADDRESS = { street: "400 Example Avenue, Suite 12", locality: "Springfield", region: "IL", postalCode: "62704", country: "US" };
+const ACME_ADDRESS = {
+  street: "400 Example Avenue, Suite 12",
+  locality: "Springfield",
+  region: "IL",
+  postalCode: "62704",
+  country: "US",
+};
 
 describe("extractOrganization on the fixture sites", () => {
   it("reads acme.example's home page: JSON-LD first, then meta keywords, profiles without share links", async () => {
@@ -10,7 +21,8 @@ describe("extractOrganization on the fixture sites", () => {
     expect(facts).toEqual({
       name: "Acme Analytics",
       legalName: "Acme Analytics, Inc.",
-      description: "Acme Analytics is a logistics analytics platform that gives mid-size shippers one view of shipments, carriers and freight spend.",
+      description:
+        "Acme Analytics is a logistics analytics platform that gives mid-size shippers one view of shipments, carriers and freight spend.",
       logo: "https://acme.example/wp-content/uploads/2024/01/acme-logo.png",
       url: "https://acme.example/",
       socialProfiles: [
@@ -22,12 +34,22 @@ describe("extractOrganization on the fixture sites", () => {
       phone: "+1 217-555-0142",
       email: "info@acme.example",
       foundingDate: "2016",
-      keywords: ["logistics analytics", "freight audit", "carrier scorecards", "supply chain visibility", "freight analytics", "SaaS"],
+      keywords: [
+        "logistics analytics",
+        "freight audit",
+        "carrier scorecards",
+        "supply chain visibility",
+        "freight analytics",
+        "SaaS",
+      ],
     });
   });
 
   it("reads the imprint's address block, tel: link and legal entity line", async () => {
-    const facts = extractOrganization(await readCompanySiteFile("acme.example", "impressum.html"), "http://acme.example/impressum/");
+    const facts = extractOrganization(
+      await readCompanySiteFile("acme.example", "impressum.html"),
+      "http://acme.example/impressum/",
+    );
     expect(facts).toMatchObject({
       name: "Acme Analytics",
       legalName: "Acme Analytics, Inc.",
@@ -39,11 +61,15 @@ describe("extractOrganization on the fixture sites", () => {
   });
 
   it("falls back to Open Graph, meta description and icons without JSON-LD details", async () => {
-    const facts = extractOrganization(await readCompanySiteFile("other.example", "index.html"), "http://other.example/");
+    const facts = extractOrganization(
+      await readCompanySiteFile("other.example", "index.html"),
+      "http://other.example/",
+    );
     expect(facts).toEqual({
       name: "Sunrise Bakery",
       legalName: null,
-      description: "Neighbourhood bakery baking sourdough loaves, croissants and seasonal pies every morning since 2009.",
+      description:
+        "Neighbourhood bakery baking sourdough loaves, croissants and seasonal pies every morning since 2009.",
       logo: "https://other.example/images/storefront.jpg",
       url: "https://other.example/",
       socialProfiles: [{ network: "instagram", url: "https://instagram.com/sunrisebakery.test" }],
@@ -56,7 +82,10 @@ describe("extractOrganization on the fixture sites", () => {
   });
 
   it("merges pages: home for the brand, imprint for the legal entity, team pages' personal profiles left out", async () => {
-    const page = async (host: string, file: string, kind: string, url: string) => ({ kind, facts: extractOrganization(await readCompanySiteFile(host, file), url) });
+    const page = async (host: string, file: string, kind: string, url: string) => ({
+      kind,
+      facts: extractOrganization(await readCompanySiteFile(host, file), url),
+    });
     const merged = mergeOrganizations([
       await page("rival.example", "index.html", "home", "http://rival.example/"),
       await page("rival.example", "team.html", "team", "http://rival.example/team/"),
@@ -72,7 +101,13 @@ describe("extractOrganization on the fixture sites", () => {
         { network: "linkedin", url: "https://www.linkedin.com/company/rival-freight-insights-test" },
         { network: "youtube", url: "https://youtube.com/@rivalfreight" },
       ],
-      address: { street: "1200 Sample Street, Floor 3", locality: "Chicago", region: "IL", postalCode: "60607", country: "United States" },
+      address: {
+        street: "1200 Sample Street, Floor 3",
+        locality: "Chicago",
+        region: "IL",
+        postalCode: "60607",
+        country: "United States",
+      },
       phone: "+1 312-555-0177",
       email: null,
       foundingDate: "2019-05-01",
@@ -82,11 +117,26 @@ describe("extractOrganization on the fixture sites", () => {
 
   it("lets another page supply what home and imprint lack", async () => {
     const merged = mergeOrganizations([
-      { kind: "home", facts: extractOrganization(await readCompanySiteFile("other.example", "index.html"), "http://other.example/") },
-      { kind: "about", facts: extractOrganization(await readCompanySiteFile("other.example", "about.html"), "http://other.example/about.html") },
+      {
+        kind: "home",
+        facts: extractOrganization(await readCompanySiteFile("other.example", "index.html"), "http://other.example/"),
+      },
+      {
+        kind: "about",
+        facts: extractOrganization(
+          await readCompanySiteFile("other.example", "about.html"),
+          "http://other.example/about.html",
+        ),
+      },
     ]);
     expect(merged.name).toBe("Sunrise Bakery");
-    expect(merged.address).toEqual({ street: "18 Harbor Lane", locality: "Riverton", region: "IL", postalCode: "62561", country: null });
+    expect(merged.address).toEqual({
+      street: "18 Harbor Lane",
+      locality: "Riverton",
+      region: "IL",
+      postalCode: "62561",
+      country: null,
+    });
   });
 });
 
@@ -110,7 +160,13 @@ describe("pieces", () => {
       postalCode: "10115",
       country: "Deutschland",
     });
-    expect(parseAddressLines(["Springfield, IL 62704-1234"])).toEqual({ street: null, locality: "Springfield", region: "IL", postalCode: "62704-1234", country: null });
+    expect(parseAddressLines(["Springfield, IL 62704-1234"])).toEqual({
+      street: null,
+      locality: "Springfield",
+      region: "IL",
+      postalCode: "62704-1234",
+      country: null,
+    });
     expect(parseAddressLines(["Call us", "+1 217-555-0142"])).toBeNull();
   });
 

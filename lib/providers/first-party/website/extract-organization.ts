@@ -1,8 +1,22 @@
 import { type HTMLElement } from "node-html-parser";
 import { getDomain, parse as parseDomain } from "tldts";
 import { acceptEmail } from "@/lib/providers/first-party/website/extract-emails";
-import { cleanText, metaContent, parseHtml, resolveHttpUrl, visibleText } from "@/lib/providers/first-party/website/html";
-import { allJsonLdNodes, jsonLdNodes, type JsonLdNode, nodeProperty, textList, textProperty, typesOf } from "@/lib/providers/first-party/website/json-ld";
+import {
+  cleanText,
+  metaContent,
+  parseHtml,
+  resolveHttpUrl,
+  visibleText,
+} from "@/lib/providers/first-party/website/html";
+import {
+  allJsonLdNodes,
+  jsonLdNodes,
+  type JsonLdNode,
+  nodeProperty,
+  textList,
+  textProperty,
+  typesOf,
+} from "@/lib/providers/first-party/website/json-ld";
 import { companyProfile, type SocialProfile } from "@/lib/providers/first-party/website/social";
 
 /*
@@ -36,16 +50,55 @@ export interface OrganizationFacts {
 
 /** schema.org Organization and the subtypes small-business sites use most. */
 const ORGANIZATION_TYPES = new Set([
-  "Organization", "Corporation", "LocalBusiness", "OnlineBusiness", "OnlineStore", "NGO", "EducationalOrganization",
-  "GovernmentOrganization", "MedicalOrganization", "NewsMediaOrganization", "ResearchOrganization", "SportsOrganization",
-  "Airline", "Store", "Restaurant", "Bakery", "CafeOrCoffeeShop", "FoodEstablishment", "ProfessionalService", "LegalService",
-  "FinancialService", "AccountingService", "HealthAndBeautyBusiness", "HomeAndConstructionBusiness", "AutomotiveBusiness",
-  "LodgingBusiness", "Hotel", "TravelAgency", "RealEstateAgent", "EmploymentAgency", "Dentist", "Physician",
+  "Organization",
+  "Corporation",
+  "LocalBusiness",
+  "OnlineBusiness",
+  "OnlineStore",
+  "NGO",
+  "EducationalOrganization",
+  "GovernmentOrganization",
+  "MedicalOrganization",
+  "NewsMediaOrganization",
+  "ResearchOrganization",
+  "SportsOrganization",
+  "Airline",
+  "Store",
+  "Restaurant",
+  "Bakery",
+  "CafeOrCoffeeShop",
+  "FoodEstablishment",
+  "ProfessionalService",
+  "LegalService",
+  "FinancialService",
+  "AccountingService",
+  "HealthAndBeautyBusiness",
+  "HomeAndConstructionBusiness",
+  "AutomotiveBusiness",
+  "LodgingBusiness",
+  "Hotel",
+  "TravelAgency",
+  "RealEstateAgent",
+  "EmploymentAgency",
+  "Dentist",
+  "Physician",
 ]);
 /** Title segments that name the page, not the company ("Home | Acme"). */
-const GENERIC_TITLE_WORDS = new Set(["home", "homepage", "home page", "start", "startseite", "welcome", "willkommen", "index", "official site", "official website"]);
+const GENERIC_TITLE_WORDS = new Set([
+  "home",
+  "homepage",
+  "home page",
+  "start",
+  "startseite",
+  "welcome",
+  "willkommen",
+  "index",
+  "official site",
+  "official website",
+]);
 /** Legal-form endings that mark a line as the name of a legal entity. */
-const LEGAL_FORM = /^[\p{L}\d&.,'’ -]{2,80}?,?\s(?:Inc\.?|Incorporated|LLC|L\.L\.C\.|Ltd\.?|Limited|LLP|PLC|plc|Corp\.?|Corporation|Co\.|GmbH(?: & Co\. KG)?|AG|KG|OHG|UG(?: \(haftungsbeschränkt\))?|e\.K\.|e\.V\.|SE|S\.A\.|SA|S\.L\.|SL|SAS|SARL|S\.r\.l\.|SpA|S\.p\.A\.|B\.V\.|BV|N\.V\.|NV|AB|A\/S|ApS|Oy|Pty Ltd|K\.K\.)$/u;
+const LEGAL_FORM =
+  /^[\p{L}\d&.,'’ -]{2,80}?,?\s(?:Inc\.?|Incorporated|LLC|L\.L\.C\.|Ltd\.?|Limited|LLP|PLC|plc|Corp\.?|Corporation|Co\.|GmbH(?: & Co\. KG)?|AG|KG|OHG|UG(?: \(haftungsbeschränkt\))?|e\.K\.|e\.V\.|SE|S\.A\.|SA|S\.L\.|SL|SAS|SARL|S\.r\.l\.|SpA|S\.p\.A\.|B\.V\.|BV|N\.V\.|NV|AB|A\/S|ApS|Oy|Pty Ltd|K\.K\.)$/u;
 const US_CITY_LINE = /^(?<locality>[\p{L} .'-]+),\s*(?<region>[A-Z]{2})\s+(?<postalCode>\d{5}(?:-\d{4})?)$/u;
 const EU_CITY_LINE = /^(?:[A-Z]{1,3}-)?(?<postalCode>\d{4,5})\s+(?<locality>[\p{L} .'()-]+)$/u;
 const PHONE = /^\+?[\d\s().\/-]{6,24}$/;
@@ -56,15 +109,33 @@ export function extractOrganization(html: string, pageUrl: string): Organization
   const title = cleanText(root.querySelector("title")?.text);
 
   const facts: OrganizationFacts = {
-    name: (org && textProperty(org, "name")) ?? metaContent(root, "og:site_name") ?? companyNameFromTitle(title, pageUrl),
+    name:
+      (org && textProperty(org, "name")) ?? metaContent(root, "og:site_name") ?? companyNameFromTitle(title, pageUrl),
     legalName: (org && textProperty(org, "legalName")) ?? legalNameIn(root, visibleText(parseHtml(html))),
-    description: (org && textProperty(org, "description")) ?? metaContent(root, "og:description") ?? metaContent(root, "description"),
-    logo: absolute((org && urlProperty(org, "logo")) ?? iconHref(root, "apple-touch-icon") ?? metaContent(root, "og:image") ?? iconHref(root, "icon"), pageUrl),
-    url: absolute((org && urlProperty(org, "url")) ?? metaContent(root, "og:url") ?? linkHref(root, "canonical"), pageUrl),
+    description:
+      (org && textProperty(org, "description")) ??
+      metaContent(root, "og:description") ??
+      metaContent(root, "description"),
+    logo: absolute(
+      (org && urlProperty(org, "logo")) ??
+        iconHref(root, "apple-touch-icon") ??
+        metaContent(root, "og:image") ??
+        iconHref(root, "icon"),
+      pageUrl,
+    ),
+    url: absolute(
+      (org && urlProperty(org, "url")) ?? metaContent(root, "og:url") ?? linkHref(root, "canonical"),
+      pageUrl,
+    ),
     socialProfiles: socialProfiles(root, org),
     address: (org && jsonLdAddress(org)) ?? microdataAddress(root) ?? addressElement(root),
     phone: (org && textProperty(org, "telephone")) ?? microdataText(root, "telephone") ?? telLink(root),
-    email: (org && textList(org, "email").map(acceptEmail).find((email) => email !== null)) ?? null,
+    email:
+      (org &&
+        textList(org, "email")
+          .map(acceptEmail)
+          .find((email) => email !== null)) ??
+      null,
     foundingDate: org && textProperty(org, "foundingDate"),
     keywords: keywords(org, root),
   };
@@ -94,7 +165,9 @@ export function mergeOrganizations(pages: readonly OrganizationPage[]): Organiza
   // Team pages link their people's own profiles, which are not the company's.
   const profilePages = [...byKind("home"), ...byKind("imprint"), ...rest].filter((page) => page.kind !== "team");
   const profiles = new Map<string, SocialProfile>();
-  for (const { facts } of profilePages) for (const profile of facts.socialProfiles) if (!profiles.has(profile.network)) profiles.set(profile.network, profile);
+  for (const { facts } of profilePages)
+    for (const profile of facts.socialProfiles)
+      if (!profiles.has(profile.network)) profiles.set(profile.network, profile);
   return {
     name: first(brandOrder, "name"),
     legalName: first(legalOrder, "legalName"),
@@ -129,7 +202,8 @@ function urlProperty(node: JsonLdNode, key: string): string | null {
   const value = node[key];
   if (typeof value === "string") return cleanText(value);
   const nested = nodeProperty(node, key);
-  if (nested !== null) return textProperty(nested, "url") ?? textProperty(nested, "contentUrl") ?? textProperty(nested, "@id");
+  if (nested !== null)
+    return textProperty(nested, "url") ?? textProperty(nested, "contentUrl") ?? textProperty(nested, "@id");
   return Array.isArray(value) ? (value.find((item): item is string => typeof item === "string") ?? null) : null;
 }
 
@@ -150,7 +224,14 @@ export function companyNameFromTitle(title: string | null, pageUrl: string): str
     .filter((segment) => segment !== "" && !GENERIC_TITLE_WORDS.has(segment.toLowerCase()));
   if (segments.length === 0) return null;
   const label = (parseDomain(pageUrl).domainWithoutSuffix ?? "").toLowerCase().replace(/[^a-z0-9]/g, "");
-  const naming = segments.find((segment) => label.length >= 3 && segment.toLowerCase().replace(/[^a-z0-9]/g, "").includes(label));
+  const naming = segments.find(
+    (segment) =>
+      label.length >= 3 &&
+      segment
+        .toLowerCase()
+        .replace(/[^a-z0-9]/g, "")
+        .includes(label),
+  );
   if (naming !== undefined) return naming;
   const isHome = resolveHttpUrl(pageUrl, pageUrl)?.pathname === "/";
   return isHome ? segments[0]! : segments[segments.length - 1]!;
@@ -178,7 +259,10 @@ function iconHref(root: HTMLElement, rel: string): string | null {
 }
 
 function socialProfiles(root: HTMLElement, org: JsonLdNode | null): SocialProfile[] {
-  const links = [...(org ? textList(org, "sameAs") : []), ...root.querySelectorAll("a[href]").map((anchor) => anchor.getAttribute("href") ?? "")];
+  const links = [
+    ...(org ? textList(org, "sameAs") : []),
+    ...root.querySelectorAll("a[href]").map((anchor) => anchor.getAttribute("href") ?? ""),
+  ];
   const byNetwork = new Map<string, SocialProfile>();
   for (const link of links) {
     const profile = companyProfile(link);
@@ -237,7 +321,10 @@ export function parseAddressLines(lines: readonly string[]): OrganizationAddress
     const match = US_CITY_LINE.exec(line) ?? EU_CITY_LINE.exec(line);
     if (match?.groups === undefined) continue;
     // The street is the nearest line above with a house number; an entity name above it has none.
-    const street = [lines[index - 1], lines[index - 2]].find((candidate) => candidate !== undefined && /\d/.test(candidate) && !PHONE.test(candidate)) ?? null;
+    const street =
+      [lines[index - 1], lines[index - 2]].find(
+        (candidate) => candidate !== undefined && /\d/.test(candidate) && !PHONE.test(candidate),
+      ) ?? null;
     const after = lines[index + 1];
     const country = after !== undefined && /^[\p{L} .'-]{2,40}$/u.test(after) ? after : null;
     return {
@@ -267,7 +354,10 @@ function telLink(root: HTMLElement): string | null {
 
 /** A line naming a legal entity ("Acme Analytics, Inc.", "Beispiel GmbH"), from <address> blocks first, then the text. */
 function legalNameIn(root: HTMLElement, text: string): string | null {
-  const lines = [...root.querySelectorAll("address").flatMap((element) => element.text.split("\n")), ...text.split("\n")];
+  const lines = [
+    ...root.querySelectorAll("address").flatMap((element) => element.text.split("\n")),
+    ...text.split("\n"),
+  ];
   for (const line of lines) {
     const text = cleanText(line);
     if (text !== null && LEGAL_FORM.test(text)) return text;
@@ -277,7 +367,9 @@ function legalNameIn(root: HTMLElement, text: string): string | null {
 
 function keywords(org: JsonLdNode | null, root: HTMLElement): string[] {
   const lists = [...(org ? textList(org, "keywords") : []), metaContent(root, "keywords") ?? ""];
-  return uniqueIgnoringCase(lists.flatMap((list) => list.split(/\s*[,;]\s*/)).flatMap((keyword) => cleanText(keyword) ?? []));
+  return uniqueIgnoringCase(
+    lists.flatMap((list) => list.split(/\s*[,;]\s*/)).flatMap((keyword) => cleanText(keyword) ?? []),
+  );
 }
 
 function uniqueIgnoringCase(values: readonly string[]): string[] {

@@ -87,8 +87,12 @@ describe("extractPeople on the fixture sites", () => {
   });
 
   it("finds nobody on pages without people", async () => {
-    expect(extractPeople(await readCompanySiteFile("acme.example", "contact.html"), "http://acme.example/contact/")).toEqual([]);
-    expect(extractPeople(await readCompanySiteFile("other.example", "index.html"), "http://other.example/")).toEqual([]);
+    expect(
+      extractPeople(await readCompanySiteFile("acme.example", "contact.html"), "http://acme.example/contact/"),
+    ).toEqual([]);
+    expect(extractPeople(await readCompanySiteFile("other.example", "index.html"), "http://other.example/")).toEqual(
+      [],
+    );
   });
 });
 
@@ -101,10 +105,44 @@ describe("extractPeople structures", () => {
         {"@type":"Person","givenName":"Ana","familyName":"de la Cruz","jobTitle":"CFO","email":"ana.delacruz@acme.example"},
         {"@type":"schema:Person","name":"Ben Okoro","sameAs":"https://de.linkedin.com/in/ben-okoro"}]},
       {"@type":["Person"],"name":"Prof. Dr. Li Wei Zhang, PhD","url":"https://x.com/lwzhang"}]}</script>`;
-    expect(extractPeople(html, page).map(({ fullName, firstName, lastName, jobTitle, email, linkedin, twitter }) => ({ fullName, firstName, lastName, jobTitle, email, linkedin, twitter }))).toEqual([
-      { fullName: "Ana de la Cruz", firstName: "Ana", lastName: "de la Cruz", jobTitle: "CFO", email: "ana.delacruz@acme.example", linkedin: null, twitter: null },
-      { fullName: "Ben Okoro", firstName: "Ben", lastName: "Okoro", jobTitle: null, email: null, linkedin: "https://www.linkedin.com/in/ben-okoro", twitter: null },
-      { fullName: "Li Wei Zhang", firstName: "Li", lastName: "Zhang", jobTitle: null, email: null, linkedin: null, twitter: "lwzhang" },
+    expect(
+      extractPeople(html, page).map(({ fullName, firstName, lastName, jobTitle, email, linkedin, twitter }) => ({
+        fullName,
+        firstName,
+        lastName,
+        jobTitle,
+        email,
+        linkedin,
+        twitter,
+      })),
+    ).toEqual([
+      {
+        fullName: "Ana de la Cruz",
+        firstName: "Ana",
+        lastName: "de la Cruz",
+        jobTitle: "CFO",
+        email: "ana.delacruz@acme.example",
+        linkedin: null,
+        twitter: null,
+      },
+      {
+        fullName: "Ben Okoro",
+        firstName: "Ben",
+        lastName: "Okoro",
+        jobTitle: null,
+        email: null,
+        linkedin: "https://www.linkedin.com/in/ben-okoro",
+        twitter: null,
+      },
+      {
+        fullName: "Li Wei Zhang",
+        firstName: "Li",
+        lastName: "Zhang",
+        jobTitle: null,
+        email: null,
+        linkedin: null,
+        twitter: "lwzhang",
+      },
     ]);
   });
 
@@ -125,14 +163,17 @@ describe("extractPeople structures", () => {
 
 describe("extractPeople phone numbers", () => {
   it("keeps the number a card's tel: link or a Person's telephone gives, as written", () => {
-    const card = (name: string, title: string, extra: string) => `<div class="member"><h3>${name}</h3><p class="role">${title}</p>${extra}</div>`;
+    const card = (name: string, title: string, extra: string) =>
+      `<div class="member"><h3>${name}</h3><p class="role">${title}</p>${extra}</div>`;
     const html = `<html><body><section class="team">
       ${card("Ada Quill", "Head of Sales", '<a href="tel:+1%20555%200142">Call</a>')}
       ${card("Ben Marsh", "Engineer", '<a href="tel:">Call</a>')}
       </section>
       <script type="application/ld+json">{"@type":"Person","name":"Cleo Park","jobTitle":"CFO","telephone":"+49 30 5550 0100"}</script>
       </body></html>`;
-    const phones = Object.fromEntries(extractPeople(html, "http://acme.example/team/").map((person) => [person.fullName, person.phone]));
+    const phones = Object.fromEntries(
+      extractPeople(html, "http://acme.example/team/").map((person) => [person.fullName, person.phone]),
+    );
     expect(phones).toEqual({ "Ada Quill": "+1 555 0142", "Ben Marsh": null, "Cleo Park": "+49 30 5550 0100" });
   });
 });

@@ -2,7 +2,14 @@ import { type HTMLElement } from "node-html-parser";
 import { departmentFromTitle, seniorityFromTitle } from "@/lib/providers/first-party/email/job-title";
 import { acceptEmail, extractEmails } from "@/lib/providers/first-party/website/extract-emails";
 import { classesOf, cleanText, parseHtml } from "@/lib/providers/first-party/website/html";
-import { allJsonLdNodes, jsonLdNodes, type JsonLdNode, textList, textProperty, typesOf } from "@/lib/providers/first-party/website/json-ld";
+import {
+  allJsonLdNodes,
+  jsonLdNodes,
+  type JsonLdNode,
+  textList,
+  textProperty,
+  typesOf,
+} from "@/lib/providers/first-party/website/json-ld";
 import { personLinkedin, twitterHandle } from "@/lib/providers/first-party/website/social";
 
 /*
@@ -35,18 +42,132 @@ export interface PersonName {
   lastName: string;
 }
 
-const HONORIFICS = new Set(["dr", "prof", "professor", "mr", "mrs", "ms", "mx", "miss", "sir", "dame", "dipl-ing", "dipl", "ing", "mag", "herr", "frau"]);
+const HONORIFICS = new Set([
+  "dr",
+  "prof",
+  "professor",
+  "mr",
+  "mrs",
+  "ms",
+  "mx",
+  "miss",
+  "sir",
+  "dame",
+  "dipl-ing",
+  "dipl",
+  "ing",
+  "mag",
+  "herr",
+  "frau",
+]);
 const SUFFIXES = new Set(["jr", "sr", "ii", "iii", "iv", "phd", "md", "mba", "esq", "cpa", "msc", "bsc", "ma", "ba"]);
 /** Lower-case name particles that may sit inside a name ("Ana de la Cruz"). */
-const PARTICLES = new Set(["van", "von", "de", "der", "den", "da", "di", "del", "della", "la", "le", "du", "dos", "das", "bin", "ibn", "al", "ter", "ten", "zu"]);
+const PARTICLES = new Set([
+  "van",
+  "von",
+  "de",
+  "der",
+  "den",
+  "da",
+  "di",
+  "del",
+  "della",
+  "la",
+  "le",
+  "du",
+  "dos",
+  "das",
+  "bin",
+  "ibn",
+  "al",
+  "ter",
+  "ten",
+  "zu",
+]);
 /** Words of headings and buttons that look like two capitalised names ("Our Team", "Get Started"). */
 const NOT_NAME_WORDS = new Set([
-  "our", "the", "team", "about", "contact", "us", "meet", "get", "in", "touch", "join", "news", "careers", "career", "jobs", "services",
-  "products", "product", "read", "more", "learn", "why", "how", "what", "who", "we", "are", "company", "leadership", "people",
-  "management", "board", "press", "blog", "home", "privacy", "policy", "terms", "legal", "imprint", "impressum", "started", "demo",
-  "book", "request", "sign", "log", "pricing", "features", "solutions", "customers", "partners", "support", "help", "office", "offices",
-  "and", "for", "with", "of", "open", "positions", "apply", "now", "view", "all", "see", "follow", "share", "linkedin", "twitter",
-  "email", "phone", "address", "headquarters", "founded", "mission", "values", "story", "history", "investors", "advisors",
+  "our",
+  "the",
+  "team",
+  "about",
+  "contact",
+  "us",
+  "meet",
+  "get",
+  "in",
+  "touch",
+  "join",
+  "news",
+  "careers",
+  "career",
+  "jobs",
+  "services",
+  "products",
+  "product",
+  "read",
+  "more",
+  "learn",
+  "why",
+  "how",
+  "what",
+  "who",
+  "we",
+  "are",
+  "company",
+  "leadership",
+  "people",
+  "management",
+  "board",
+  "press",
+  "blog",
+  "home",
+  "privacy",
+  "policy",
+  "terms",
+  "legal",
+  "imprint",
+  "impressum",
+  "started",
+  "demo",
+  "book",
+  "request",
+  "sign",
+  "log",
+  "pricing",
+  "features",
+  "solutions",
+  "customers",
+  "partners",
+  "support",
+  "help",
+  "office",
+  "offices",
+  "and",
+  "for",
+  "with",
+  "of",
+  "open",
+  "positions",
+  "apply",
+  "now",
+  "view",
+  "all",
+  "see",
+  "follow",
+  "share",
+  "linkedin",
+  "twitter",
+  "email",
+  "phone",
+  "address",
+  "headquarters",
+  "founded",
+  "mission",
+  "values",
+  "story",
+  "history",
+  "investors",
+  "advisors",
 ]);
 const NAME_TOKEN = /^\p{Lu}[\p{L}'’.-]*$/u;
 const MAX_NAME_LENGTH = 60;
@@ -107,7 +228,9 @@ function jsonLdPeople(root: HTMLElement, pageUrl: string): FoundPerson[] {
     if (!typesOf(node).includes("Person")) return [];
     const given = textProperty(node, "givenName");
     const family = textProperty(node, "familyName");
-    const name = splitName(textProperty(node, "name") ?? (given !== null && family !== null ? `${given} ${family}` : null));
+    const name = splitName(
+      textProperty(node, "name") ?? (given !== null && family !== null ? `${given} ${family}` : null),
+    );
     if (name === null) return [];
     const links = [...textList(node, "sameAs"), ...textList(node, "url")];
     return [
@@ -216,7 +339,12 @@ function titleIn(card: HTMLElement, nameElement: HTMLElement): string | null {
   let next = nameElement.nextElementSibling;
   while (next !== null && cleanText(next.text) === null) next = next.nextElementSibling;
   const text = next === null ? null : cleanText(next.text);
-  if (text !== null && text.length <= MAX_TITLE_LENGTH && (seniorityFromTitle(text) !== null || departmentFromTitle(text) !== null)) return text;
+  if (
+    text !== null &&
+    text.length <= MAX_TITLE_LENGTH &&
+    (seniorityFromTitle(text) !== null || departmentFromTitle(text) !== null)
+  )
+    return text;
   return null;
 }
 

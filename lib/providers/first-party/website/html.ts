@@ -43,7 +43,12 @@ export function resolveHttpUrl(href: string | undefined | null, base: string): U
 export function metaContent(root: HTMLElement, key: string): string | null {
   const wanted = key.toLowerCase();
   for (const meta of root.querySelectorAll("meta")) {
-    const name = (meta.getAttribute("name") ?? meta.getAttribute("property") ?? meta.getAttribute("itemprop") ?? "").toLowerCase();
+    const name = (
+      meta.getAttribute("name") ??
+      meta.getAttribute("property") ??
+      meta.getAttribute("itemprop") ??
+      ""
+    ).toLowerCase();
     if (name !== wanted) continue;
     const content = cleanText(meta.getAttribute("content"));
     if (content !== null) return content;
@@ -53,5 +58,8 @@ export function metaContent(root: HTMLElement, key: string): string | null {
 
 /** The element's own classes, lower-cased. */
 export function classesOf(element: HTMLElement): string[] {
-  return (element.getAttribute("class") ?? "").toLowerCase().split(/\s+/).filter((name) => name !== "");
+  return (element.getAttribute("class") ?? "")
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((name) => name !== "");
 }

@@ -67,7 +67,9 @@ export function allJsonLdNodes(nodes: readonly JsonLdNode[]): JsonLdNode[] {
 export function typesOf(node: JsonLdNode): string[] {
   const raw = node["@type"];
   const list = Array.isArray(raw) ? raw : [raw];
-  return list.filter((type): type is string => typeof type === "string").map((type) => type.replace(/^(?:https?:\/\/schema\.org\/|schema:)/, ""));
+  return list
+    .filter((type): type is string => typeof type === "string")
+    .map((type) => type.replace(/^(?:https?:\/\/schema\.org\/|schema:)/, ""));
 }
 
 /** A text property: a string, the first string of an array, or a `{ "@value" | "name" | "url" }` object's text. */

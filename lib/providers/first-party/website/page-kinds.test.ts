@@ -38,11 +38,19 @@ describe("pageKindOf", () => {
 
 describe("sitemaps", () => {
   it("reads url sets, indexes, namespaces, CDATA and entities", () => {
-    expect(sitemapLocations(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> https://acme.example/a?x=1&amp;y=2 </loc></url><url><loc><![CDATA[https://acme.example/b]]></loc></url></urlset>`)).toEqual({
+    expect(
+      sitemapLocations(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> https://acme.example/a?x=1&amp;y=2 </loc></url><url><loc><![CDATA[https://acme.example/b]]></loc></url></urlset>`,
+      ),
+    ).toEqual({
       kind: "urlset",
       locations: ["https://acme.example/a?x=1&y=2", "https://acme.example/b"],
     });
-    expect(sitemapLocations(`<sm:sitemapindex xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:sitemap><sm:loc>https://acme.example/page-sitemap.xml</sm:loc></sm:sitemap></sm:sitemapindex>`)).toEqual({
+    expect(
+      sitemapLocations(
+        `<sm:sitemapindex xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9"><sm:sitemap><sm:loc>https://acme.example/page-sitemap.xml</sm:loc></sm:sitemap></sm:sitemapindex>`,
+      ),
+    ).toEqual({
       kind: "index",
       locations: ["https://acme.example/page-sitemap.xml"],
     });
@@ -50,9 +58,10 @@ describe("sitemaps", () => {
   });
 
   it("reads Sitemap lines from anywhere in robots.txt", () => {
-    expect(robotsSitemaps("User-agent: *\nDisallow: /private/\nSITEMAP: https://acme.example/sitemap.xml # main\r\n\nsitemap:https://acme.example/news.xml\nAllow: /")).toEqual([
-      "https://acme.example/sitemap.xml",
-      "https://acme.example/news.xml",
-    ]);
+    expect(
+      robotsSitemaps(
+        "User-agent: *\nDisallow: /private/\nSITEMAP: https://acme.example/sitemap.xml # main\r\n\nsitemap:https://acme.example/news.xml\nAllow: /",
+      ),
+    ).toEqual(["https://acme.example/sitemap.xml", "https://acme.example/news.xml"]);
   });
 });

@@ -9,15 +9,53 @@ export type PageKind = "home" | "contact" | "about" | "team" | "imprint" | "care
 export type WantedPageKind = Exclude<PageKind, "home" | "other">;
 
 /** Highest priority first. */
-export const WANTED_PAGE_KINDS: readonly WantedPageKind[] = ["contact", "about", "team", "imprint", "careers", "press", "legal"];
+export const WANTED_PAGE_KINDS: readonly WantedPageKind[] = [
+  "contact",
+  "about",
+  "team",
+  "imprint",
+  "careers",
+  "press",
+  "legal",
+];
 
 // Phrases as word sequences; a path or link text matches when it contains one as whole words.
 const KEYWORDS: Record<WantedPageKind, string[]> = {
   contact: ["contact", "contacts", "contact us", "kontakt", "contacto", "contatti", "get in touch", "reach us"],
-  about: ["about", "about us", "company", "ueber uns", "uber uns", "über uns", "unternehmen", "who we are", "our story"],
-  team: ["team", "our team", "people", "leadership", "management", "founders", "staff", "mitarbeiter", "ansprechpartner"],
+  about: [
+    "about",
+    "about us",
+    "company",
+    "ueber uns",
+    "uber uns",
+    "über uns",
+    "unternehmen",
+    "who we are",
+    "our story",
+  ],
+  team: [
+    "team",
+    "our team",
+    "people",
+    "leadership",
+    "management",
+    "founders",
+    "staff",
+    "mitarbeiter",
+    "ansprechpartner",
+  ],
   imprint: ["imprint", "impressum", "legal notice", "mentions legales", "mentions légales", "site notice"],
-  careers: ["careers", "career", "jobs", "karriere", "stellenangebote", "join us", "work with us", "vacancies", "open positions"],
+  careers: [
+    "careers",
+    "career",
+    "jobs",
+    "karriere",
+    "stellenangebote",
+    "join us",
+    "work with us",
+    "vacancies",
+    "open positions",
+  ],
   press: ["press", "newsroom", "presse", "pressroom", "media kit", "press releases"],
   legal: ["legal", "privacy", "privacy policy", "datenschutz", "terms", "gdpr", "cookie policy"],
 };
@@ -57,7 +95,8 @@ export function pageKindOf(url: URL, linkText = ""): PageKind {
 }
 
 /** Paths that are files, not pages. */
-const NOT_HTML = /\.(?:pdf|jpe?g|png|gif|svg|webp|avif|ico|css|js|mjs|json|xml|txt|zip|gz|rar|7z|docx?|xlsx?|pptx?|mp3|mp4|webm|mov|avi|woff2?|ttf|eot|dmg|exe|apk)$/i;
+const NOT_HTML =
+  /\.(?:pdf|jpe?g|png|gif|svg|webp|avif|ico|css|js|mjs|json|xml|txt|zip|gz|rar|7z|docx?|xlsx?|pptx?|mp3|mp4|webm|mov|avi|woff2?|ttf|eot|dmg|exe|apk)$/i;
 
 export function looksLikeHtmlPage(url: URL): boolean {
   return !NOT_HTML.test(url.pathname);

@@ -21,7 +21,11 @@ async function findClosedPort(): Promise<number> {
 
 beforeAll(async () => {
   sites = await startCompanySites();
-  const http = createOutboundClient({ allowLoopback: true, portOverrides: { http: sites.port, https: await findClosedPort() }, resolver: async () => ["127.0.0.1"] });
+  const http = createOutboundClient({
+    allowLoopback: true,
+    portOverrides: { http: sites.port, https: await findClosedPort() },
+    resolver: async () => ["127.0.0.1"],
+  });
   acme = await crawlCompanySite("acme.example", { http });
   rival = await crawlCompanySite("rival.example", { http });
 });
@@ -43,11 +47,36 @@ function sources(crawl: SiteCrawl, ...urls: string[]) {
 
 const UNKNOWN = { date: "2025-06-03", status: "unknown" } as const;
 
-function personal(value: string, confidence: number, person: Partial<EmailRecord>, from: EmailRecord["sources"]): EmailRecord {
-  return { value, type: "personal", confidence, firstName: null, lastName: null, position: null, seniority: null, department: null, linkedin: null, twitter: null, phoneNumber: null, sources: from, verification: UNKNOWN, ...person };
+function personal(
+  value: string,
+  confidence: number,
+  person: Partial<EmailRecord>,
+  from: EmailRecord["sources"],
+): EmailRecord {
+  return {
+    value,
+    type: "personal",
+    confidence,
+    firstName: null,
+    lastName: null,
+    position: null,
+    seniority: null,
+    department: null,
+    linkedin: null,
+    twitter: null,
+    phoneNumber: null,
+    sources: from,
+    verification: UNKNOWN,
+    ...person,
+  };
 }
 
-function generic(value: string, confidence: number, department: string | null, from: EmailRecord["sources"]): EmailRecord {
+function generic(
+  value: string,
+  confidence: number,
+  department: string | null,
+  from: EmailRecord["sources"],
+): EmailRecord {
   return personal(value, confidence, { type: "generic", department }, from);
 }
 
@@ -62,26 +91,87 @@ describe("collectSiteEmails on a crawl of acme.example", () => {
       personal(
         "jordan.ellis@acme.example",
         95,
-        { firstName: "Jordan", lastName: "Ellis", position: "Chief Executive Officer", seniority: "executive", department: "executive", linkedin: "https://www.linkedin.com/in/jordan-ellis-acme-test", twitter: "jordan_acme" },
+        {
+          firstName: "Jordan",
+          lastName: "Ellis",
+          position: "Chief Executive Officer",
+          seniority: "executive",
+          department: "executive",
+          linkedin: "https://www.linkedin.com/in/jordan-ellis-acme-test",
+          twitter: "jordan_acme",
+        },
         sources(acme, team),
       ),
-      personal("priya.natarajan@acme.example", 95, { firstName: "Priya", lastName: "Natarajan", position: "VP Sales", seniority: "executive", department: "sales", twitter: "priya_ships" }, sources(acme, team)),
-      personal("tomas.reyes@acme.example", 95, { firstName: "Tomás", lastName: "Reyes", position: "Senior Software Engineer", seniority: "senior", department: "it" }, sources(acme, team)),
+      personal(
+        "priya.natarajan@acme.example",
+        95,
+        {
+          firstName: "Priya",
+          lastName: "Natarajan",
+          position: "VP Sales",
+          seniority: "executive",
+          department: "sales",
+          twitter: "priya_ships",
+        },
+        sources(acme, team),
+      ),
+      personal(
+        "tomas.reyes@acme.example",
+        95,
+        {
+          firstName: "Tomás",
+          lastName: "Reyes",
+          position: "Senior Software Engineer",
+          seniority: "senior",
+          department: "it",
+        },
+        sources(acme, team),
+      ),
       // A mailto on three pages: the home page footer, the contact page and (as text) the imprint.
-      generic("info@acme.example", 92, null, sources(acme, "http://acme.example/", "http://acme.example/contact/", "http://acme.example/impressum/")),
+      generic(
+        "info@acme.example",
+        92,
+        null,
+        sources(acme, "http://acme.example/", "http://acme.example/contact/", "http://acme.example/impressum/"),
+      ),
       generic("support@acme.example", 80, "support", sources(acme, "http://acme.example/contact/")),
       generic("press@acme.example", 75, "communication", sources(acme, "http://acme.example/press/")),
       generic("sales@acme.example", 75, "sales", sources(acme, "http://acme.example/contact/")),
       // Not on the site: built from the inferred pattern for the two people listed without an address.
-      personal("hannah.schmidt@acme.example", 66, { firstName: "Hannah", lastName: "Schmidt", position: "Head of Marketing", seniority: "senior", department: "marketing", linkedin: "https://www.linkedin.com/in/hannah-schmidt-acme-test" }, sources(acme, team)),
-      personal("sam.oneill@acme.example", 66, { firstName: "Sam", lastName: "O’Neill", position: "Office Manager", seniority: "senior", department: "operations" }, sources(acme, team)),
+      personal(
+        "hannah.schmidt@acme.example",
+        66,
+        {
+          firstName: "Hannah",
+          lastName: "Schmidt",
+          position: "Head of Marketing",
+          seniority: "senior",
+          department: "marketing",
+          linkedin: "https://www.linkedin.com/in/hannah-schmidt-acme-test",
+        },
+        sources(acme, team),
+      ),
+      personal(
+        "sam.oneill@acme.example",
+        66,
+        {
+          firstName: "Sam",
+          lastName: "O’Neill",
+          position: "Office Manager",
+          seniority: "senior",
+          department: "operations",
+        },
+        sources(acme, team),
+      ),
     ]);
   });
 
   it("leaves out addresses at other domains and pages robots.txt forbids", () => {
     const values = collectSiteEmails(acme, { domainHasMx: true, now }).emails.map((email) => email.value);
     expect(values).not.toContain("acme.analytics.usergroup@gmail.com");
-    expect(values.filter((value) => value.startsWith("board@") || value.startsWith("quinn.") || value.startsWith("rosa."))).toEqual([]);
+    expect(
+      values.filter((value) => value.startsWith("board@") || value.startsWith("quinn.") || value.startsWith("rosa.")),
+    ).toEqual([]);
   });
 
   it("lists the people it found, once each", () => {
@@ -99,7 +189,9 @@ describe("collectSiteEmails on a crawl of acme.example", () => {
     const withoutMx = collectSiteEmails(acme, { domainHasMx: false, now });
     expect(new Set(withoutMx.emails.map((email) => email.verification.status))).toEqual(new Set(["invalid"]));
     const unchecked = collectSiteEmails(acme, { domainHasMx: null, now });
-    expect(new Set(unchecked.emails.map((email) => JSON.stringify(email.verification)))).toEqual(new Set([JSON.stringify({ date: null, status: "unknown" })]));
+    expect(new Set(unchecked.emails.map((email) => JSON.stringify(email.verification)))).toEqual(
+      new Set([JSON.stringify({ date: null, status: "unknown" })]),
+    );
   });
 });
 
@@ -119,12 +211,22 @@ describe("collectSiteEmails on a crawl of rival.example", () => {
 
 describe("collectSiteEmails on handmade crawls", () => {
   function page(url: string, kind: CrawledPage["kind"], html: string): CrawledPage {
-    return { url, kind, status: 200, fetchedAt: "2025-05-30T08:00:00.000Z", html, headers: new Headers({ "content-type": "text/html" }) };
+    return {
+      url,
+      kind,
+      status: 200,
+      fetchedAt: "2025-05-30T08:00:00.000Z",
+      html,
+      headers: new Headers({ "content-type": "text/html" }),
+    };
   }
 
   const cards = (people: [string, string, string | null][]) =>
     `<div class="team">${people
-      .map(([name, title, email]) => `<div class="person"><h3>${name}</h3><p class="title">${title}</p>${email === null ? "" : `<a href="mailto:${email}">Email</a>`}</div>`)
+      .map(
+        ([name, title, email]) =>
+          `<div class="person"><h3>${name}</h3><p class="title">${title}</p>${email === null ? "" : `<a href="mailto:${email}">Email</a>`}</div>`,
+      )
       .join("")}</div>`;
 
   it("keeps subdomain addresses, matches an address to a person by name, and builds nothing from a weak pattern", () => {
@@ -132,7 +234,11 @@ describe("collectSiteEmails on handmade crawls", () => {
       domain: "www.beispiel.test",
       homeUrl: "https://www.beispiel.test/",
       pages: [
-        page("https://www.beispiel.test/", "home", "<title>Beispiel</title><p>Mail us: kontakt@beispiel.test, help@support.beispiel.test or beispiel@gmail.com</p>"),
+        page(
+          "https://www.beispiel.test/",
+          "home",
+          "<title>Beispiel</title><p>Mail us: kontakt@beispiel.test, help@support.beispiel.test or beispiel@gmail.com</p>",
+        ),
         page(
           "https://www.beispiel.test/team",
           "team",
@@ -148,16 +254,29 @@ describe("collectSiteEmails on handmade crawls", () => {
     // jana.mueller ({first}.{last}, German spelling) and otto ({first}) disagree; the tie goes to the more common
     // pattern, at 0.25, too weak to build Lena's address from.
     expect(result.pattern).toEqual({ pattern: "{first}.{last}", confidence: 0.25 });
-    expect(result.emails.map((email) => [email.value, email.type, email.confidence, email.firstName, email.seniority, email.department])).toEqual([
+    expect(
+      result.emails.map((email) => [
+        email.value,
+        email.type,
+        email.confidence,
+        email.firstName,
+        email.seniority,
+        email.department,
+      ]),
+    ).toEqual([
       ["otto@beispiel.test", "personal", 95, "Otto", "executive", "executive"],
       ["jana.mueller@beispiel.test", "personal", 90, "Jana", "senior", "sales"],
       ["help@support.beispiel.test", "generic", 85, null, null, "support"],
       ["kontakt@beispiel.test", "generic", 85, null, null, null],
     ]);
-    expect(result.emails.find((email) => email.value === "otto@beispiel.test")?.sources).toEqual([{ uri: "https://www.beispiel.test/team", extractedOn: "2025-05-30" }]);
+    expect(result.emails.find((email) => email.value === "otto@beispiel.test")?.sources).toEqual([
+      { uri: "https://www.beispiel.test/team", extractedOn: "2025-05-30" },
+    ]);
   });
 
   it("answers nothing for an empty crawl", () => {
-    expect(collectSiteEmails({ domain: "blocked.example", homeUrl: null, pages: [] }, { domainHasMx: null, now })).toMatchObject({ organization: { name: null }, emails: [], pattern: null, people: [] });
+    expect(
+      collectSiteEmails({ domain: "blocked.example", homeUrl: null, pages: [] }, { domainHasMx: null, now }),
+    ).toMatchObject({ organization: { name: null }, emails: [], pattern: null, people: [] });
   });
 });

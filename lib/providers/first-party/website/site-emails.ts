@@ -1,12 +1,22 @@
 import { getDomain } from "tldts";
 import type { EmailRecord } from "@/lib/providers/fields/domain-emails";
 import { emailType } from "@/lib/providers/first-party/email/classify-email";
-import { emailFromPattern, inferEmailPattern, patternsForAddress, type EmailPatternSample } from "@/lib/providers/first-party/email/email-pattern";
+import {
+  emailFromPattern,
+  inferEmailPattern,
+  patternsForAddress,
+  type EmailPatternSample,
+} from "@/lib/providers/first-party/email/email-pattern";
 import { departmentFromTitle, seniorityFromTitle } from "@/lib/providers/first-party/email/job-title";
 import { emailVerification } from "@/lib/providers/first-party/email/verification";
 import type { SiteCrawl } from "@/lib/providers/first-party/website/crawl-site";
 import { extractEmails, type EmailEvidence } from "@/lib/providers/first-party/website/extract-emails";
-import { extractOrganization, mergeOrganizations, type OrganizationFacts, type OrganizationPage } from "@/lib/providers/first-party/website/extract-organization";
+import {
+  extractOrganization,
+  mergeOrganizations,
+  type OrganizationFacts,
+  type OrganizationPage,
+} from "@/lib/providers/first-party/website/extract-organization";
 import { extractPeople, mergePeople, type FoundPerson } from "@/lib/providers/first-party/website/extract-people";
 
 /*
@@ -31,7 +41,13 @@ export interface CollectSiteEmailsOptions {
 }
 
 /** Confidence (0–100) of an address seen on the site, by how it was published. */
-const EVIDENCE_CONFIDENCE: Record<EmailEvidence, number> = { mailto: 90, "json-ld": 90, text: 85, cfemail: 80, obfuscated: 75 };
+const EVIDENCE_CONFIDENCE: Record<EmailEvidence, number> = {
+  mailto: 90,
+  "json-ld": 90,
+  text: 85,
+  cfemail: 80,
+  obfuscated: 75,
+};
 /** An address the site ties to a named person is more surely that person's, and in use. */
 const NAMED_PERSON_BONUS = 5;
 /** Each further page that shows the address, up to a few. */
@@ -77,7 +93,11 @@ export function collectSiteEmails(crawl: SiteCrawl, options: CollectSiteEmailsOp
     const owner = ownerOf(address, people);
     if (owner !== null) owners.set(address, owner);
   }
-  const samples: EmailPatternSample[] = [...owners].map(([email, person]) => ({ email, firstName: person.firstName, lastName: person.lastName }));
+  const samples: EmailPatternSample[] = [...owners].map(([email, person]) => ({
+    email,
+    firstName: person.firstName,
+    lastName: person.lastName,
+  }));
   const inferred = inferEmailPattern(samples, site);
 
   const emails: EmailRecord[] = [...seen.values()].map((entry) => {
@@ -94,7 +114,10 @@ export function collectSiteEmails(crawl: SiteCrawl, options: CollectSiteEmailsOp
       if (withAddress.has(person)) continue;
       const address = emailFromPattern(inferred.pattern, person.firstName, person.lastName, site);
       if (address === null || seen.has(address) || emails.some((email) => email.value === address)) continue;
-      const source = { uri: person.pageUrl, extractedOn: dayOf.get(person.pageUrl) ?? options.now.toISOString().slice(0, 10) };
+      const source = {
+        uri: person.pageUrl,
+        extractedOn: dayOf.get(person.pageUrl) ?? options.now.toISOString().slice(0, 10),
+      };
       emails.push(record(address, confidence, person, [source], options));
     }
   }
@@ -122,7 +145,13 @@ function ownerOf(address: string, people: readonly FoundPerson[]): FoundPerson |
   return fitting.length === 1 ? fitting[0]! : null;
 }
 
-function record(address: string, confidence: number, person: FoundPerson | null, sources: EmailRecord["sources"], options: CollectSiteEmailsOptions): EmailRecord {
+function record(
+  address: string,
+  confidence: number,
+  person: FoundPerson | null,
+  sources: EmailRecord["sources"],
+  options: CollectSiteEmailsOptions,
+): EmailRecord {
   const type = emailType(address);
   // A role mailbox's name often says its department (sales@, support@, press@).
   const roleWords = address.slice(0, address.indexOf("@")).replace(/[._-]+/g, " ");
@@ -134,7 +163,12 @@ function record(address: string, confidence: number, person: FoundPerson | null,
     lastName: person?.lastName ?? null,
     position: person?.jobTitle ?? null,
     seniority: seniorityFromTitle(person?.jobTitle),
-    department: person !== null ? departmentFromTitle(person.jobTitle) : type === "generic" ? departmentFromTitle(roleWords) : null,
+    department:
+      person !== null
+        ? departmentFromTitle(person.jobTitle)
+        : type === "generic"
+          ? departmentFromTitle(roleWords)
+          : null,
     linkedin: person?.linkedin ?? null,
     twitter: person?.twitter ?? null,
     phoneNumber: null,

@@ -14,7 +14,9 @@ const XML_ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;"
 
 export function sitemapLocations(xml: string): SitemapLocations {
   const kind = /<(?:[\w-]+:)?sitemapindex[\s>]/i.test(xml) ? "index" : "urlset";
-  const locations = [...xml.matchAll(LOC)].map((match) => match[1]!.replace(/&(?:amp|lt|gt|quot|apos);/g, (entity) => XML_ENTITIES[entity]!));
+  const locations = [...xml.matchAll(LOC)].map((match) =>
+    match[1]!.replace(/&(?:amp|lt|gt|quot|apos);/g, (entity) => XML_ENTITIES[entity]!),
+  );
   return { kind, locations };
 }
 

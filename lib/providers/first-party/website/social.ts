@@ -12,10 +12,58 @@ export interface SocialProfile {
 }
 
 /** First path segments that are the network's own pages (share dialogs, search, settings), never an account. */
-const TWITTER_RESERVED = new Set(["intent", "share", "home", "search", "hashtag", "i", "login", "signup", "explore", "settings", "privacy", "tos", "messages", "notifications"]);
-const FACEBOOK_RESERVED = new Set(["sharer", "sharer.php", "share.php", "dialog", "plugins", "login", "login.php", "tr", "events", "groups", "watch", "hashtag", "policies", "privacy"]);
+const TWITTER_RESERVED = new Set([
+  "intent",
+  "share",
+  "home",
+  "search",
+  "hashtag",
+  "i",
+  "login",
+  "signup",
+  "explore",
+  "settings",
+  "privacy",
+  "tos",
+  "messages",
+  "notifications",
+]);
+const FACEBOOK_RESERVED = new Set([
+  "sharer",
+  "sharer.php",
+  "share.php",
+  "dialog",
+  "plugins",
+  "login",
+  "login.php",
+  "tr",
+  "events",
+  "groups",
+  "watch",
+  "hashtag",
+  "policies",
+  "privacy",
+]);
 const INSTAGRAM_RESERVED = new Set(["p", "reel", "reels", "explore", "accounts", "stories", "tv"]);
-const GITHUB_RESERVED = new Set(["features", "pricing", "about", "login", "join", "sponsors", "marketplace", "topics", "collections", "explore", "settings", "site", "enterprise", "security", "orgs", "apps", "search"]);
+const GITHUB_RESERVED = new Set([
+  "features",
+  "pricing",
+  "about",
+  "login",
+  "join",
+  "sponsors",
+  "marketplace",
+  "topics",
+  "collections",
+  "explore",
+  "settings",
+  "site",
+  "enterprise",
+  "security",
+  "orgs",
+  "apps",
+  "search",
+]);
 const TWITTER_HANDLE = /^[a-z0-9_]{1,15}$/i;
 
 function parseUrl(href: string): URL | null {
@@ -69,7 +117,8 @@ export function companyProfile(href: string): SocialProfile | null {
   }
   if (host === "youtube.com") {
     if (first.startsWith("@")) return { network: "youtube", url: `https://youtube.com/${first}` };
-    if (["channel", "c", "user"].includes(lowerFirst) && second !== undefined) return { network: "youtube", url: `https://youtube.com/${lowerFirst}/${second}` };
+    if (["channel", "c", "user"].includes(lowerFirst) && second !== undefined)
+      return { network: "youtube", url: `https://youtube.com/${lowerFirst}/${second}` };
     return null;
   }
   if (host === "github.com") {
@@ -99,6 +148,12 @@ export function twitterHandle(href: string): string | null {
   if (host !== "twitter.com" && host !== "x.com") return null;
   const segments = segmentsOf(url);
   const first = segments[0];
-  if (first === undefined || segments.length > 1 || TWITTER_RESERVED.has(first.toLowerCase()) || !TWITTER_HANDLE.test(first)) return null;
+  if (
+    first === undefined ||
+    segments.length > 1 ||
+    TWITTER_RESERVED.has(first.toLowerCase()) ||
+    !TWITTER_HANDLE.test(first)
+  )
+    return null;
   return first;
 }

@@ -13,6 +13,10 @@ export const GET = route(streamDeliveryEventsContract, async ({ auth, request })
     isStillAllowed: () => isPrincipalActive(auth),
   });
   return new Response(stream, {
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    },
   });
 });
