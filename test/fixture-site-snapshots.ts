@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "vitest";
 import { createOutboundClient } from "@/lib/outbound/outbound-client";
 import type { ProviderFields } from "@/lib/providers/provider";
 import { startCompanySites } from "@/test/fakes/company-sites";
@@ -20,7 +21,7 @@ export const context = { signal: new AbortController().signal };
 export const values = (fields: ProviderFields) =>
   Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field?.value]));
 
-export interface FixtureSnapshots {
+interface FixtureSnapshots {
   options: FirstPartyOptions;
   close(): Promise<void>;
 }
@@ -33,7 +34,7 @@ async function closedPort(): Promise<number> {
 }
 
 /** Starts the fixture sites and takes one snapshot of each of acme.example, rival.example and other.example. */
-export async function startFixtureSnapshots(): Promise<FixtureSnapshots> {
+async function startFixtureSnapshots(): Promise<FixtureSnapshots> {
   const sites = await startCompanySites();
   const http = createOutboundClient({
     allowLoopback: true,
@@ -73,4 +74,22 @@ export async function startFixtureSnapshots(): Promise<FixtureSnapshots> {
     },
   };
   return { options, close: () => sites.close() };
+}
+
+/**
+ * Starts the fixture snapshots once for the test file (closed after it) and returns the first-party options that read
+ * them; call the returned function inside a test.
+ */
+export function fixtureSnapshotsForFile(): () => FirstPartyOptions {
+  let fixture: FixtureSnapshots | undefined;
+  beforeAll(async () => {
+    fixture = await startFixtureSnapshots();
+  });
+  afterAll(async () => {
+    await fixture?.close();
+  });
+  return () => {
+    if (!fixture) throw new Error("the fixture snapshots are not started yet: use them inside a test");
+    return fixture.options;
+  };
 }

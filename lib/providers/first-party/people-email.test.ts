@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PersonEmailFinding } from "@/lib/providers/fields/people";
-import { context, DAY, type FixtureSnapshots, startFixtureSnapshots, values } from "@/test/fixture-site-snapshots";
-import type { FirstPartyOptions } from "./options";
+import { context, DAY, fixtureSnapshotsForFile, values } from "@/test/fixture-site-snapshots";
 import { websitePersonEmailProvider } from "./people-email";
 
 // On snapshots of the fixture sites, crawled over loopback (test/fixture-site-snapshots.ts).
 
-let fixture: FixtureSnapshots;
-let options: FirstPartyOptions;
-
-beforeAll(async () => {
-  fixture = await startFixtureSnapshots();
-  options = fixture.options;
-});
-
-afterAll(async () => {
-  await fixture.close();
-});
+const options = fixtureSnapshotsForFile();
 
 describe("websitePersonEmailProvider", () => {
   const find = (firstName: string, lastName: string, domain: string) =>
-    websitePersonEmailProvider(options).enrich(
+    websitePersonEmailProvider(options()).enrich(
       { firstName, lastName, fullName: `${firstName} ${lastName}`, domain },
       context,
     );

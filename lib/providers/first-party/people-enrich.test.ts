@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { context, type FixtureSnapshots, startFixtureSnapshots, values } from "@/test/fixture-site-snapshots";
-import type { FirstPartyOptions } from "./options";
+import { describe, expect, it } from "vitest";
+import { context, fixtureSnapshotsForFile, values } from "@/test/fixture-site-snapshots";
 import { websitePersonProfileProvider } from "./people-enrich";
 
 // On snapshots of the fixture sites, crawled over loopback (test/fixture-site-snapshots.ts).
 
-let fixture: FixtureSnapshots;
-let options: FirstPartyOptions;
-
-beforeAll(async () => {
-  fixture = await startFixtureSnapshots();
-  options = fixture.options;
-});
-
-afterAll(async () => {
-  await fixture.close();
-});
+const options = fixtureSnapshotsForFile();
 
 describe("websitePersonProfileProvider", () => {
-  const enrich = (email: string) => websitePersonProfileProvider(options).enrich({ email }, context);
+  const enrich = (email: string) => websitePersonProfileProvider(options()).enrich({ email }, context);
 
   it("finds the person by the address the site shows, with the company, its location and the person's profiles", async () => {
     const fields = await enrich("priya.natarajan@acme.example");

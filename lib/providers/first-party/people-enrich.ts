@@ -1,4 +1,8 @@
-import type { PeopleEnrichProviderInput, PersonSocialProfile } from "@/lib/providers/fields/people";
+import {
+  PEOPLE_ENRICH_FIELDS,
+  type PeopleEnrichProviderInput,
+  type PersonSocialProfile,
+} from "@/lib/providers/fields/people";
 import type { EnrichmentProvider, ProviderFields } from "@/lib/providers/provider";
 import { findCompany } from "./companies/company-store";
 import { departmentFromTitle, seniorityFromTitle } from "./email/job-title";
@@ -38,18 +42,7 @@ export function websitePersonProfileProvider(
   return {
     id: "website",
     operation: "people_enrich",
-    supplies: [
-      "fullName",
-      "firstName",
-      "lastName",
-      "position",
-      "seniority",
-      "department",
-      "email",
-      "company",
-      "location",
-      "socialProfiles",
-    ],
+    supplies: PEOPLE_ENRICH_FIELDS.map((field) => field.name),
     costCents: 0,
     timeoutMs: SNAPSHOT_TIMEOUT_MS,
     async enrich(input) {
@@ -92,18 +85,7 @@ export function storedPersonProfileProvider(options: FirstPartyOptions): Enrichm
   return {
     id: "people-store",
     operation: "people_enrich",
-    supplies: [
-      "fullName",
-      "firstName",
-      "lastName",
-      "position",
-      "seniority",
-      "department",
-      "email",
-      "company",
-      "location",
-      "socialProfiles",
-    ],
+    supplies: PEOPLE_ENRICH_FIELDS.map((field) => field.name),
     costCents: 0,
     async enrich(input) {
       const person = await storedPerson(options, input);

@@ -1,26 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { context, type FixtureSnapshots, startFixtureSnapshots, values } from "@/test/fixture-site-snapshots";
-import type { FirstPartyOptions } from "./options";
+import { describe, expect, it } from "vitest";
+import { context, fixtureSnapshotsForFile, values } from "@/test/fixture-site-snapshots";
 import { websitePeopleSearchProvider } from "./people-search";
 
 // On snapshots of the fixture sites, crawled over loopback (test/fixture-site-snapshots.ts).
 
-let fixture: FixtureSnapshots;
-let options: FirstPartyOptions;
-
-beforeAll(async () => {
-  fixture = await startFixtureSnapshots();
-  options = fixture.options;
-});
-
-afterAll(async () => {
-  await fixture.close();
-});
+const options = fixtureSnapshotsForFile();
 
 describe("websitePeopleSearchProvider", () => {
   it("lists everyone the site names, with the address it shows (or its format gives) them", async () => {
     const fields = values(
-      await websitePeopleSearchProvider(options).enrich({ domain: "acme.example", wanted: 100 }, context),
+      await websitePeopleSearchProvider(options()).enrich({ domain: "acme.example", wanted: 100 }, context),
     );
     expect(fields.domain).toBe("acme.example");
     expect(
@@ -38,7 +27,7 @@ describe("websitePeopleSearchProvider", () => {
 
   it("answers the domain alone for a site that names nobody", async () => {
     expect(
-      values(await websitePeopleSearchProvider(options).enrich({ domain: "other.example", wanted: 100 }, context)),
+      values(await websitePeopleSearchProvider(options()).enrich({ domain: "other.example", wanted: 100 }, context)),
     ).toEqual({ domain: "other.example" });
   });
 });

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { guardSandboxPurity } from "@/test/sandbox-purity";
 import {
   companyDiscoverDataSchema,
   companyProfileDataSchema,
@@ -37,21 +38,7 @@ function hostsIn(value: unknown): string[] {
   return [...text.matchAll(/https?:\/\/([^/"]+)/g), ...text.matchAll(/"domain":"([^"]+)"/g)].map((match) => match[1]!);
 }
 
-// The sandbox must be a pure function of its input: no network, no randomness, no clock.
-beforeEach(() => {
-  vi.stubGlobal("fetch", () => {
-    throw new Error("the sandbox must never touch the network");
-  });
-  vi.spyOn(Math, "random").mockImplementation(() => {
-    throw new Error("the sandbox must not use Math.random");
-  });
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  vi.useRealTimers();
-});
+guardSandboxPurity();
 
 describe("sandbox companies/enrich", () => {
   it("is free, internal and supplies every profile field", () => {

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { guardSandboxPurity } from "@/test/sandbox-purity";
 import type { DomainEmailsProviderInput, EmailRecord } from "@/lib/providers/fields/domain-emails";
 import type { ProviderFields } from "@/lib/providers/provider";
 import { sandboxDomainEmailsProvider } from "./domain-emails";
@@ -13,21 +14,7 @@ async function emailsFor(
   return { fields, emails: fields.emails?.value as EmailRecord[] };
 }
 
-// The sandbox must be a pure function of its input: no network, no randomness, no clock.
-beforeEach(() => {
-  vi.stubGlobal("fetch", () => {
-    throw new Error("the sandbox must never touch the network");
-  });
-  vi.spyOn(Math, "random").mockImplementation(() => {
-    throw new Error("the sandbox must not use Math.random");
-  });
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  vi.useRealTimers();
-});
+guardSandboxPurity();
 
 describe("sandbox domain-emails", () => {
   it("is free, internal and supplies every domain-emails field", () => {

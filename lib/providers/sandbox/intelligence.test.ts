@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { guardSandboxPurity } from "@/test/sandbox-purity";
 import type { Competitor, Funding, IntelligenceSignal, Technology } from "@/lib/providers/fields/intelligence";
 import type { ProviderFields } from "@/lib/providers/provider";
 import { sandboxIntelligenceProvider } from "./intelligence";
@@ -10,21 +11,7 @@ async function signalFor(domain: string, signal: IntelligenceSignal): Promise<Pr
   return sandboxIntelligenceProvider.enrich({ domain, signal }, context());
 }
 
-// The sandbox must be a pure function of its input: no network, no randomness, no clock.
-beforeEach(() => {
-  vi.stubGlobal("fetch", () => {
-    throw new Error("the sandbox must never touch the network");
-  });
-  vi.spyOn(Math, "random").mockImplementation(() => {
-    throw new Error("the sandbox must not use Math.random");
-  });
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  vi.useRealTimers();
-});
+guardSandboxPurity();
 
 describe("sandbox intelligence", () => {
   it("is free, internal and supplies every intelligence field", () => {

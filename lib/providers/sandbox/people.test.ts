@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { guardSandboxPurity } from "@/test/sandbox-purity";
 import type {
   EmailCandidate,
   PersonEmailFinding,
@@ -25,20 +26,7 @@ const email = (firstName: string, lastName: string, domain = "stripe.com") =>
   sandboxPersonEmailProvider.enrich({ firstName, lastName, fullName: `${firstName} ${lastName}`, domain }, context());
 
 // Pure functions of their input: no network, no randomness, no clock.
-beforeEach(() => {
-  vi.stubGlobal("fetch", () => {
-    throw new Error("the sandbox must never touch the network");
-  });
-  vi.spyOn(Math, "random").mockImplementation(() => {
-    throw new Error("the sandbox must not use Math.random");
-  });
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-  vi.useRealTimers();
-});
+guardSandboxPurity();
 
 describe("sandbox people providers", () => {
   it("are free, internal and supply every field of their operation", () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  PEOPLE_ENRICH_FIELDS,
   socialProfileKey,
   type PeopleEnrichProviderInput,
   type PeopleMobileProviderInput,
@@ -180,18 +181,7 @@ export function createPeopleDataLabsPersonEnrichProvider(
   return personProvider(options, {
     id: "peopledatalabs-person",
     operation: "people_enrich",
-    supplies: [
-      "fullName",
-      "firstName",
-      "lastName",
-      "position",
-      "seniority",
-      "department",
-      "email",
-      "company",
-      "location",
-      "socialProfiles",
-    ],
+    supplies: PEOPLE_ENRICH_FIELDS.map((field) => field.name),
     costCents: VENDOR_COSTS_CENTS["peopledatalabs-person"],
     toFields: toEnrichFields,
   });
