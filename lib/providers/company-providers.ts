@@ -7,7 +7,6 @@ import type { EnrichmentProvider } from "@/lib/providers/provider";
 import { storeDiscoverProvider } from "./first-party/company-discover";
 import { websiteProfileProvider } from "./first-party/company-enrich";
 import { storeSearchProvider } from "./first-party/company-search";
-import type { FirstPartyOptions } from "./first-party/options";
 import type { ProviderDeps } from "./provider-deps";
 import {
   sandboxCompanyDiscoverProvider,
@@ -30,8 +29,7 @@ export interface CompanyProviderLists {
  * search would cost more than a search page earns.
  */
 export function liveCompanyProviders(deps: ProviderDeps): CompanyProviderLists {
-  const firstParty: FirstPartyOptions = { snapshots: deps.snapshots, db: deps.db };
-  const companyEnrich: EnrichmentProvider<CompanyEnrichProviderInput>[] = [websiteProfileProvider(firstParty)];
+  const companyEnrich: EnrichmentProvider<CompanyEnrichProviderInput>[] = [websiteProfileProvider(deps)];
   if (deps.config.PEOPLEDATALABS_API_KEY) {
     companyEnrich.push(
       createCompanyDataProfileProvider({
@@ -43,8 +41,8 @@ export function liveCompanyProviders(deps: ProviderDeps): CompanyProviderLists {
   }
   return {
     companyEnrich,
-    companySearch: [storeSearchProvider(firstParty)],
-    companyDiscover: [storeDiscoverProvider(firstParty)],
+    companySearch: [storeSearchProvider(deps)],
+    companyDiscover: [storeDiscoverProvider(deps)],
   };
 }
 

@@ -5,7 +5,6 @@ import type {
   PeopleSearchProviderInput,
 } from "@/lib/providers/fields/people";
 import type { EnrichmentProvider } from "@/lib/providers/provider";
-import type { FirstPartyOptions } from "./first-party/options";
 import { websitePersonEmailProvider } from "./first-party/people-email";
 import { storedPersonProfileProvider, websitePersonProfileProvider } from "./first-party/people-enrich";
 import { storedPersonPhoneProvider, websitePersonPhoneProvider } from "./first-party/people-mobile";
@@ -38,12 +37,11 @@ export interface PeopleProviderLists {
  */
 export function livePeopleProviders(deps: ProviderDeps): PeopleProviderLists {
   const { config, http } = deps;
-  const options: FirstPartyOptions = { snapshots: deps.snapshots, db: deps.db };
   const lists: PeopleProviderLists = {
-    peopleEmail: [websitePersonEmailProvider(options)],
-    peopleEnrich: [websitePersonProfileProvider(options), storedPersonProfileProvider(options)],
-    peopleMobile: [websitePersonPhoneProvider(options), storedPersonPhoneProvider(options)],
-    peopleSearch: [websitePeopleSearchProvider(options), storedPeopleSearchProvider(options)],
+    peopleEmail: [websitePersonEmailProvider(deps)],
+    peopleEnrich: [websitePersonProfileProvider(deps), storedPersonProfileProvider(deps)],
+    peopleMobile: [websitePersonPhoneProvider(deps), storedPersonPhoneProvider(deps)],
+    peopleSearch: [websitePeopleSearchProvider(deps), storedPeopleSearchProvider(deps)],
   };
   if (config.HUNTER_API_KEY) {
     lists.peopleEmail.push(

@@ -1,14 +1,14 @@
-import type { DbClient } from "@/lib/db/client";
 import type { Env } from "@/lib/env";
 import type { DnsResolver } from "@/lib/outbound/dns-resolver";
 import type { OutboundClient } from "@/lib/outbound/types";
-import type { CompanySnapshots } from "./first-party/company-snapshot";
+import type { FirstPartyOptions } from "./first-party/options";
 
-/** What provider factories are built from: the process's outbound client, DNS, company snapshots, database, settings. */
-export interface ProviderDeps {
+/**
+ * What provider factories are built from: the process's outbound client, DNS and settings, and what the first-party
+ * providers read (company snapshots, the database).
+ */
+export interface ProviderDeps extends FirstPartyOptions {
   http: OutboundClient;
   dns: DnsResolver;
-  snapshots: CompanySnapshots;
-  db: () => DbClient;
   config: Env;
 }

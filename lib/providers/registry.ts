@@ -14,7 +14,6 @@ import {
   publicFilingsFundingProvider,
   storedCompetitorsProvider,
 } from "./first-party/intelligence";
-import type { FirstPartyOptions } from "./first-party/options";
 import { livePeopleProviders, sandboxPeopleProviders, type PeopleProviderLists } from "./people-providers";
 import type { ProviderDeps } from "./provider-deps";
 import { sandboxDomainEmailsProvider } from "./sandbox/domain-emails";
@@ -57,20 +56,19 @@ export function liveProviders(): ProviderLists {
   const { http, dns } = outboundFromEnv();
   const snapshots = createCompanySnapshots({ http, dns, db, maxPages: config.CRAWL_MAX_PAGES });
   const deps: ProviderDeps = { http, dns, snapshots, db, config };
-  const firstParty: FirstPartyOptions = { snapshots, db };
 
-  const domainEmails: EnrichmentProvider<DomainEmailsProviderInput>[] = [websiteEmailsProvider(firstParty)];
+  const domainEmails: EnrichmentProvider<DomainEmailsProviderInput>[] = [websiteEmailsProvider(deps)];
   if (config.HUNTER_API_KEY)
     domainEmails.push(
       createHunterDomainEmailsProvider({ apiKey: config.HUNTER_API_KEY, baseUrl: config.HUNTER_API_URL, http }),
     );
 
   const intelligence: EnrichmentProvider<IntelligenceProviderInput>[] = [
-    fingerprintTechnographicsProvider(firstParty),
-    storedCompetitorsProvider(firstParty),
+    fingerprintTechnographicsProvider(deps),
+    storedCompetitorsProvider(deps),
   ];
   const funding = secEdgarFromEnv(http);
-  if (funding) intelligence.push(publicFilingsFundingProvider({ ...firstParty, funding }));
+  if (funding) intelligence.push(publicFilingsFundingProvider({ ...deps, funding }));
   if (config.PEOPLEDATALABS_API_KEY) {
     intelligence.push(
       createPeopleDataLabsFundingProvider({
