@@ -22,7 +22,7 @@ const toBalances = (row: BalanceRow): Balances => ({
  * Starts a new subscription period when a month (or more) has passed: the remaining allowance is reset to the
  * allowance, in the same statement as its ledger entry. Idempotent and safe under concurrency (row lock).
  */
-async function startDuePeriod(workspaceId: string): Promise<void> {
+export async function startDuePeriod(workspaceId: string): Promise<void> {
   await db().$executeRaw`
     WITH due AS (
       SELECT id, subscription_remaining_cents AS before,
@@ -60,25 +60,30 @@ export interface UsageRecord {
   inputHash: string;
   /** What the call cost (test keys: what it would have cost). */
   costCents: number;
-  /** False for test keys and cached answers: the entry is written, no balance moves. */
+  /** False for test keys and free answers: the entry is written, no balance moves. */
   debit: boolean;
   cached: boolean;
   latencyMs: number;
   providersAttempted: number;
   records: number | null;
+  /** The call's hold (holds.ts), deleted in the statement that writes the entry: captured, or released when free. */
+  holdId?: string;
 }
 
 /**
  * Writes a usage entry to the ledger and, when `debit` is set, takes its cost from the subscription allowance first
- * and the purchased balance second — one statement, so the debit and its ledger row commit together. The row lock
- * and the coverage check make concurrent calls queue: a balance never goes negative, and a call the balance can no
- * longer cover gets 402 and debits nothing.
+ * and the purchased balance second — one statement, so the debit, its ledger row and the end of the call's hold
+ * commit together. The row lock and the coverage check keep a balance from ever going negative: a cost the balance
+ * can no longer cover (a hold that outlived its lifetime, an allowance lowered meanwhile) gets 402 and debits nothing.
  */
 export async function recordUsage(usage: UsageRecord): Promise<Balances> {
   const cost = usage.debit ? usage.costCents : 0;
   if (cost === 0) return recordFreeUsage(usage);
   const [row] = await db().$queryRaw<BalanceRow[]>`
-    WITH current AS (
+    WITH settled AS (
+      DELETE FROM ledger_holds WHERE id = ${usage.holdId ?? null}::uuid
+    ),
+    current AS (
       SELECT id, subscription_remaining_cents AS sub, purchased_balance_cents AS pur
       FROM workspaces WHERE id = ${usage.workspaceId}
       FOR UPDATE
@@ -112,6 +117,9 @@ export async function recordUsage(usage: UsageRecord): Promise<Balances> {
  */
 async function recordFreeUsage(usage: UsageRecord): Promise<Balances> {
   const [row] = await db().$queryRaw<BalanceRow[]>`
+    WITH released AS (
+      DELETE FROM ledger_holds WHERE id = ${usage.holdId ?? null}::uuid
+    )
     INSERT INTO ledger_entries
       (id, workspace_id, kind, api_key_id, key_mode, operation, input_hash, cost_cents, subscription_delta_cents, purchased_delta_cents,
        subscription_remaining_cents, purchased_balance_cents, cached, latency_ms, providers_attempted, records)

@@ -1,7 +1,8 @@
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { ApiError } from "@/lib/errors";
-import { inputHash, readCachedResult, writeCachedResult } from "./answer-cache";
-import { getBalances, paymentRequired, recordUsage } from "./balances";
+import { inputHash, keepPaidAnswer, readOwnAnswer, readSharedAnswer } from "./answer-cache";
+import { recordUsage } from "./balances";
+import { placeHold, releaseHold } from "./holds";
 import type { PriceRange, PricedOperation } from "./prices";
 
 /** What the upstream work attempted and found: reported in `meta`, and whether an answer is worth caching. */
@@ -64,22 +65,41 @@ export type PricedCallMeta = {
   records?: number;
 };
 
+interface CallContext {
+  /** `performance.now()` when the call began, for `meta.latencyMs`. */
+  started: number;
+  /** The cache key and the ledger's input hash. */
+  hash: string;
+}
+
+/** How a call was answered, for its price, its ledger entry and its meta. */
+interface Answered<Output> {
+  output: Output;
+  /** The workspace's own paid answer, repeated free. */
+  cached: boolean;
+  /** What the call may charge (the hold, for a live call that pays). */
+  capCents: number;
+  /** Live calls that pay: the hold the usage entry settles. */
+  holdId?: string;
+}
+
 /**
  * One priced call, the same for every priced operation (enrichment and video details): the one place money is taken.
- * 1. a budget below what the call needs, or a balance below it, is refused (402) before any upstream work;
- * 2. a cached answer (live keys, unless `no-cache`) is served at no cost;
- * 3. otherwise the work runs with at most what the call may charge — min(budget, balance, maximum price);
- * 4. the cost is debited (subscription first) together with its ledger entry, then an answer that found something is
- *    cached.
- * Test keys never read or write the cache (it holds live answers that were paid for) and never move a balance; their
- * calls are still recorded in the ledger at what they would have cost, and still get a full `meta`.
+ * 1. a budget below what the call needs is refused (402) before anything else;
+ * 2. live keys: the workspace's own paid answer to the same question (unless `no-cache`) is repeated free;
+ * 3. otherwise what the call may charge — min(budget, maximum price, what the balance can still hold), at least what
+ *    it needs, else 402 — is held (holds.ts) before any upstream work, and is the work's spending cap;
+ * 4. another workspace's paid answer is a source like any provider; else the work runs;
+ * 5. the cost is captured from the hold (subscription first) with its ledger entry in one statement, the rest released;
+ *    nothing is charged when no source could be attempted; an answer that found something is kept for the workspace.
+ * Test keys never read or write the cache (it holds live answers that were paid for), never hold and never move a
+ * balance; their calls are still recorded in the ledger at what they would have cost, and still get a full `meta`.
  */
 export async function runPricedCall<Output, Data>(
   options: PricedCallOptions<Output, Data>,
 ): Promise<{ data: Data; meta: PricedCallMeta }> {
   const started = performance.now();
   const { principal, priceRange, budgetCents } = options;
-  const mode = principal.mode;
   const requiredCents = options.requiredCents ?? priceRange.minCents;
   if (budgetCents !== undefined && budgetCents < requiredCents) {
     throw new ApiError(
@@ -87,50 +107,78 @@ export async function runPricedCall<Output, Data>(
       `X-Budget-Cents (${budgetCents}) is below the ${requiredCents} cents this call needs.`,
     );
   }
-  const hash = inputHash(options.operation, options.normalizedInput);
-  const useCache = mode === "live" && !options.bypassCache;
-
-  let output = useCache ? await readCachedResult<Output>(hash) : null;
-  const cached = output !== null;
-  let capCents = Math.min(budgetCents ?? Number.POSITIVE_INFINITY, priceRange.maxCents);
-  if (output === null) {
-    if (mode === "live") {
-      const balances = await getBalances(principal.workspace.id);
-      const available = balances.subscriptionRemainingCents + balances.purchasedBalanceCents;
-      if (available < requiredCents) throw paymentRequired(requiredCents);
-      capCents = Math.min(capCents, available);
-    }
-    output = await options.run(mode, capCents);
+  const call: CallContext = { started, hash: inputHash(options.operation, options.normalizedInput) };
+  const callCapCents = Math.min(budgetCents ?? Number.POSITIVE_INFINITY, priceRange.maxCents);
+  if (principal.mode === "test") {
+    const output = await options.run("test", callCapCents);
+    return settle(options, call, { output, cached: false, capCents: callCapCents });
   }
 
+  const workspaceId = principal.workspace.id;
+  const own = options.bypassCache ? null : await readOwnAnswer<Output>(workspaceId, call.hash);
+  if (own !== null) return settle(options, call, { output: own, cached: true, capCents: callCapCents });
+
+  const hold = await placeHold({
+    workspaceId,
+    apiKeyId: principal.apiKeyId,
+    operation: options.operation,
+    wantedCents: callCapCents,
+    requiredCents,
+  });
+  let settled = false;
+  try {
+    const shared = options.bypassCache
+      ? null
+      : await readSharedAnswer<Output>(workspaceId, call.hash, options.cacheTtlSeconds);
+    const output = shared ? shared.result : await options.run("live", hold.amountCents);
+    const answer = await settle(options, call, { output, cached: false, capCents: hold.amountCents, holdId: hold.id });
+    settled = true;
+    // Nothing found is not worth remembering: a provider added later, or a retry, may find it.
+    if (answer.meta.fieldsReturned.length > 0) {
+      await keepPaidAnswer({
+        workspaceId,
+        key: call.hash,
+        operation: options.operation,
+        result: output,
+        answeredAt: shared?.answeredAt ?? new Date(),
+        ttlSeconds: options.cacheTtlSeconds,
+      });
+    }
+    return answer;
+  } finally {
+    // The usage entry settles the hold; a call that failed before writing it gives the hold back.
+    if (!settled) await releaseHold(hold.id);
+  }
+}
+
+/** Prices the answer, writes its usage entry (settling the hold) and builds `meta`. */
+async function settle<Output, Data>(
+  options: PricedCallOptions<Output, Data>,
+  call: CallContext,
+  answered: Answered<Output>,
+): Promise<{ data: Data; meta: PricedCallMeta }> {
+  const { principal, priceRange, budgetCents } = options;
+  const { output, cached, capCents } = answered;
   const summary = options.summarize(output);
   const providersAttempted = cached ? 0 : summary.providersAttempted;
   const answer = options.shape(output, capCents);
-  const costCents = cached ? 0 : answer.costCents;
-  const latencyMs = Math.round(performance.now() - started);
+  // A repeat of the workspace's own answer is free, and so is a call for which no source could be attempted.
+  const costCents = cached || providersAttempted === 0 ? 0 : answer.costCents;
+  const latencyMs = Math.round(performance.now() - call.started);
   const balances = await recordUsage({
     workspaceId: principal.workspace.id,
     apiKeyId: principal.apiKeyId,
-    keyMode: mode,
+    keyMode: principal.mode,
     operation: options.operation,
-    inputHash: hash,
+    inputHash: call.hash,
     costCents,
-    debit: mode === "live",
+    debit: principal.mode === "live",
     cached,
     latencyMs,
     providersAttempted,
     records: answer.records ?? null,
+    holdId: answered.holdId,
   });
-  // Nothing found is not worth remembering: a provider added later, or a retry, may find it.
-  if (mode === "live" && !cached && summary.fieldsReturned.length > 0) {
-    await writeCachedResult({
-      key: hash,
-      operation: options.operation,
-      result: output,
-      ttlSeconds: options.cacheTtlSeconds,
-    });
-  }
-
   return {
     data: answer.data,
     meta: {

@@ -28,13 +28,15 @@ export type PricedOperation = keyof typeof PRICES;
 
 type MultiRecordOperation = "people_search" | "companies_search" | "companies_discover";
 
-/** A multi-record call costs its base price plus one price per record on the returned page. */
+/** A multi-record call costs its base price plus one price per record on the returned page (nothing found: free). */
 export function multiRecordPriceRange(operation: MultiRecordOperation, limit: number): PriceRange {
   const { baseCents, perRecordCents } = PRICES[operation];
   return { minCents: baseCents, maxCents: baseCents + perRecordCents * limit };
 }
 
+/** The price of a page of `records`. A page that returns nothing (no match, or past the end) is not charged. */
 export function multiRecordCost(operation: MultiRecordOperation, records: number): number {
+  if (records === 0) return 0;
   const { baseCents, perRecordCents } = PRICES[operation];
   return baseCents + perRecordCents * records;
 }

@@ -122,7 +122,7 @@ export const companySearchContract = defineContract({
   tag: "Companies search",
   summary: "Companies by name or keywords",
   description:
-    'Companies whose name resembles `query` (typos and partial names included) or whose name, keywords or description contain its words (`or` and `"quoted phrases"` are understood), best match first: a company with exactly that name or domain comes first, which resolves a name to its domain. Up to 500 companies are ranked per query; `total` counts them and `nextCursor` pages through them. Priced: a base price plus one price per company returned; X-Budget-Cents cuts the page to what it affords.',
+    'Companies whose name resembles `query` (typos and partial names included) or whose name, keywords or description contain its words (`or` and `"quoted phrases"` are understood), best match first: a company with exactly that name or domain comes first, which resolves a name to its domain. Up to 500 companies are ranked per query; `total` counts them and `nextCursor` pages through them. Priced: a base price plus one price per company returned, nothing when the page is empty; X-Budget-Cents cuts the page to what it affords.',
   auth: "apiKey",
   headers: pricedHeaders,
   body: z.strictObject({
@@ -201,7 +201,7 @@ export const companyDiscoverContract = defineContract({
   tag: "Companies discover",
   summary: "Companies like a given one, or matching filters",
   description:
-    "Lookalikes of `domain` (companies that describe themselves with the same words, a similar stack adding weight), most alike first; or companies matching `filters` (industry, keywords, technologies, country, locality, size), most matches first; or lookalikes narrowed by filters. Answered from the companies the service has collected and enriched, a store that grows with every call. Up to 500 companies are ranked per request; `total` counts them and `nextCursor` pages through them. Priced: a base price plus one price per company returned; X-Budget-Cents cuts the page to what it affords.",
+    "Lookalikes of `domain` (companies that describe themselves with the same words, a similar stack adding weight), most alike first; or companies matching `filters` (industry, keywords, technologies, country, locality, size), most matches first; or lookalikes narrowed by filters. Answered from the companies the service has collected and enriched, a store that grows with every call. Up to 500 companies are ranked per request; `total` counts them and `nextCursor` pages through them. Priced: a base price plus one price per company returned, nothing when the page is empty; X-Budget-Cents cuts the page to what it affords.",
   auth: "apiKey",
   headers: pricedHeaders,
   body: z

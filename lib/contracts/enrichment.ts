@@ -118,7 +118,7 @@ export const domainEmailsContract = defineContract({
   tag: "Companies enrich",
   summary: "Email addresses found for a company",
   description:
-    "By `domain`, or by `company` name (resolved to its domain). Each address comes with name, position, type (personal or generic) and verification when available. Up to 100 addresses are considered per company; `total` counts the matches among them and `limit`/`offset` page through them. Priced: a base price plus one price per address returned (`meta.priceRange`).",
+    "By `domain`, or by `company` name (resolved to its domain). Each address comes with name, position, type (personal or generic) and verification when available. Up to 100 addresses are considered per company; `total` counts the matches among them and `limit`/`offset` page through them. Priced: a base price plus one price per address returned (`meta.priceRange`), nothing when no source could be attempted.",
   auth: "apiKey",
   headers: pricedHeaders,
   body: z
@@ -201,7 +201,8 @@ export const intelligenceContract = defineContract({
   path: "/v1/data/svc/companies/intelligence",
   tag: "Companies enrich",
   summary: "One intelligence signal about a company",
-  description: "`funding`, `competitors` or `technographics` for a company's domain. Each signal has a flat price.",
+  description:
+    "`funding`, `competitors` or `technographics` for a company's domain. Each signal has a flat price, not charged when no source for it could be attempted.",
   auth: "apiKey",
   headers: pricedHeaders,
   body: z.strictObject({

@@ -306,7 +306,7 @@ export const peopleSearchContract = defineContract({
   tag: "People search",
   summary: "People at a company",
   description:
-    "People known to work at `domain`, most certain first, filtered by `titles` (any of them, as part of the position, case-insensitive), `seniority` and `department` (any of the values). Up to 100 people are considered per company; `total` counts the matches and `nextCursor` pages through them. Priced: a base price plus one price per person returned; X-Budget-Cents cuts the page to what it affords.",
+    "People known to work at `domain`, most certain first, filtered by `titles` (any of them, as part of the position, case-insensitive), `seniority` and `department` (any of the values). Up to 100 people are considered per company; `total` counts the matches and `nextCursor` pages through them. Priced: a base price plus one price per person returned, nothing when the page is empty; X-Budget-Cents cuts the page to what it affords.",
   auth: "apiKey",
   headers: pricedHeaders,
   body: z.strictObject({

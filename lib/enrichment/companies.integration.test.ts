@@ -676,14 +676,20 @@ describe("companies/search with live keys", () => {
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
   });
 
-  it("answers no company at the base price", async () => {
+  it("answers no company for free: a search that finds nothing is not charged", async () => {
     const target = await account(0, 100);
     const answer = await target.live.call(companySearchContract, {
       headers: {},
       body: { query: "quantum submarine brewery" },
     });
     expect(answer.data).toEqual({ companies: [], total: 0, nextCursor: null });
-    expect(answer.meta).toMatchObject({ costCents: 1, records: 0, fieldsMissing: ["companies"] });
+    expect(answer.meta).toMatchObject({
+      costCents: 0,
+      records: 0,
+      providersAttempted: 1,
+      fieldsMissing: ["companies"],
+    });
+    expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 100 });
   });
 
   it("walks every page with the cursor without skips or repeats, from one ranking", async () => {
@@ -843,14 +849,20 @@ describe("companies/discover with live keys", () => {
     expect(answer.data.companies[0]!.matched).toEqual([PAGING_WORD, "pager1"]);
   });
 
-  it("answers an unknown company with no lookalike, at the base price", async () => {
+  it("answers an unknown company with no lookalike, for free", async () => {
     const target = await account(0, 100);
     const answer = await target.live.call(companyDiscoverContract, {
       headers: {},
       body: { domain: "nowhere-at-all.example" },
     });
     expect(answer.data).toEqual({ companies: [], total: 0, nextCursor: null });
-    expect(answer.meta).toMatchObject({ costCents: 2, records: 0, fieldsMissing: ["companies"] });
+    expect(answer.meta).toMatchObject({
+      costCents: 0,
+      records: 0,
+      providersAttempted: 1,
+      fieldsMissing: ["companies"],
+    });
+    expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 100 });
   });
 
   it("lists companies matching filters, most matches first, without a similarity", async () => {

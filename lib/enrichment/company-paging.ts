@@ -29,9 +29,9 @@ export function startOffset(cursor: string | undefined, scope: CursorScope): num
 }
 
 /**
- * One page of a ranked list, priced as a multi-record call: base price plus one price per record. A budget that
- * affords fewer records than `limit` cuts the page there (the price is never raised); `nextCursor` then continues
- * right after the last record returned, so a cut page skips nothing.
+ * One page of a ranked list, priced as a multi-record call: base price plus one price per record, nothing when the
+ * list is empty. A budget that affords fewer records than `limit` cuts the page there (the price is never raised);
+ * `nextCursor` then continues right after the last record returned, so a cut page skips nothing.
  */
 export function pageOfRankedList<T>(options: {
   operation: PagedOperation;

@@ -18,7 +18,8 @@ import { inputHash } from "@/lib/billing/answer-cache";
 /*
  * The two enrichment endpoints over real HTTP: the launcher in its own process with the email-finder adapter pointed
  * at a local fake of its vendor, and this file's own database for the balances, the ledger and the cache.
- * Each test makes its own workspace; the answer cache is shared by every workspace, so it is emptied before each test.
+ * Each test makes its own workspace; another workspace's cached answer is a source for the next, so the cache is
+ * emptied before each test.
  */
 
 const DOMAIN_EMAILS = domainEmailsContract.path;
@@ -492,18 +493,21 @@ describe("debits and the ledger", () => {
     });
     expect(row.inputHash).not.toBe(firstHash);
 
-    // Intelligence is flat: funding costs 10 even though no live provider answers it.
+    // No live provider here answers funding: no source could be attempted, so the call is free (meta says so).
     before = await usageRows(target.workspaceId);
     const third = await target.live.call(intelligenceContract, {
       headers: {},
       body: { domain: ACME, signal: "funding" },
     });
     expect(third.meta).toMatchObject({
-      costCents: 10,
+      costCents: 0,
       subscriptionRemainingCents: 0,
-      purchasedBalanceCents: 6,
+      purchasedBalanceCents: 16,
       cached: false,
       providersAttempted: 0,
+      priceRange: { minCents: 10, maxCents: 10 },
+      fieldsReturned: [],
+      fieldsMissing: ["funding"],
     });
     expect(third.meta.records).toBeUndefined();
     row = await expectOneNewRow(target.workspaceId, before, third.meta);
@@ -512,7 +516,7 @@ describe("debits and the ledger", () => {
       apiKeyId: target.liveKeyId,
       keyMode: "live",
       subscriptionDelta: 0,
-      purchasedDelta: -10,
+      purchasedDelta: 0,
     });
 
     // The first question again: served from the cache, free, still on the ledger.
@@ -521,7 +525,7 @@ describe("debits and the ledger", () => {
     expect(again.meta).toMatchObject({
       costCents: 0,
       subscriptionRemainingCents: 0,
-      purchasedBalanceCents: 6,
+      purchasedBalanceCents: 16,
       cached: true,
       records: 2,
       providersAttempted: 0,
@@ -537,48 +541,31 @@ describe("debits and the ledger", () => {
     });
     expect(row.inputHash).toBe(firstHash);
 
-    // 6 cents left: funding (10) is refused and nothing moves.
-    before = await usageRows(target.workspaceId);
-    const refused = await raw(INTELLIGENCE, { key: target.liveKey, body: { domain: ACME, signal: "funding" } });
-    expect(refused.status).toBe(402);
-    expect(await usageRows(target.workspaceId)).toEqual(before);
-    expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 6 });
-
-    // Technographics (5) fits exactly... and leaves 1.
-    const fourth = await target.live.call(intelligenceContract, {
-      headers: {},
-      body: { domain: ACME, signal: "technographics" },
-    });
-    expect(fourth.meta).toMatchObject({ costCents: 5, subscriptionRemainingCents: 0, purchasedBalanceCents: 1 });
-    row = await expectOneNewRow(target.workspaceId, before, fourth.meta);
-    expectRowMatchesMeta(row, fourth.meta, {
-      operation: "companies_intelligence",
-      apiKeyId: target.liveKeyId,
-      keyMode: "live",
-      subscriptionDelta: 0,
-      purchasedDelta: -5,
-    });
-
     // The ledger adds up to the balance change.
     const rows = await usageRows(target.workspaceId);
-    expect(rows.reduce((sum, entry) => sum + entry.costCents, 0)).toBe(25 - 1);
+    expect(rows.reduce((sum, entry) => sum + entry.costCents, 0)).toBe(25 - 16);
     expect(rows.reduce((sum, entry) => sum + entry.subscriptionDeltaCents + entry.purchasedDeltaCents, 0)).toBe(
-      -(25 - 1),
+      -(25 - 16),
     );
   });
 
   it("lets exactly as many concurrent calls through as the balance covers, and never goes negative", async () => {
-    // 63 cents cover 12 technographics calls (5 cents each) with 3 left over.
+    // X-Budget-Cents 2 makes domain-emails a flat 2-cent call (the page is cut to no address); no-cache makes every
+    // call a paid one. 63 cents cover 31 calls with 1 left over.
     const target = await account(30, 33);
     const answers = await Promise.all(
       Array.from({ length: 40 }, () =>
-        raw(INTELLIGENCE, { key: target.liveKey, body: { domain: ACME, signal: "technographics" } }),
+        raw(DOMAIN_EMAILS, {
+          key: target.liveKey,
+          body: { domain: ACME },
+          headers: { "x-budget-cents": "2", "cache-control": "no-cache" },
+        }),
       ),
     );
     const succeeded = answers.filter((answer) => answer.status === 200);
     const refused = answers.filter((answer) => answer.status !== 200);
-    expect(succeeded).toHaveLength(12);
-    expect(refused).toHaveLength(28);
+    expect(succeeded).toHaveLength(31);
+    expect(refused).toHaveLength(9);
     for (const answer of refused) {
       expect(answer.status).toBe(402);
       expect(errorOf(answer.json).code).toBe("payment_required");
@@ -586,19 +573,19 @@ describe("debits and the ledger", () => {
     // Every success saw a different balance after its own debit; none negative.
     const remaining = succeeded.map((answer) => {
       const meta = metaOf(answer.json);
-      expect(meta.costCents).toBe(5);
+      expect(meta.costCents).toBe(2);
       expect(meta.subscriptionRemainingCents).toBeGreaterThanOrEqual(0);
       expect(meta.purchasedBalanceCents).toBeGreaterThanOrEqual(0);
       return (meta.subscriptionRemainingCents as number) + (meta.purchasedBalanceCents as number);
     });
-    expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, index) => 3 + 5 * index));
+    expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 31 }, (_, index) => 1 + 2 * index));
 
-    expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 3 });
+    expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 1 });
     const rows = await usageRows(target.workspaceId);
-    expect(rows).toHaveLength(12);
-    expect(rows.reduce((sum, row) => sum + row.costCents, 0)).toBe(60);
+    expect(rows).toHaveLength(31);
+    expect(rows.reduce((sum, row) => sum + row.costCents, 0)).toBe(62);
     expect(rows.reduce((sum, row) => sum + row.subscriptionDeltaCents, 0)).toBe(-30);
-    expect(rows.reduce((sum, row) => sum + row.purchasedDeltaCents, 0)).toBe(-30);
+    expect(rows.reduce((sum, row) => sum + row.purchasedDeltaCents, 0)).toBe(-32);
     for (const row of rows) {
       expect(row.subscriptionRemainingCents).toBeGreaterThanOrEqual(0);
       expect(row.purchasedBalanceCents).toBeGreaterThanOrEqual(0);
@@ -673,16 +660,6 @@ describe("cache", () => {
     expect(fake.requests.length).toBe(requestsBefore);
   });
 
-  it("serves another workspace's answer from the cache too, for free", async () => {
-    const first = await account(0, 100);
-    const second = await account(0, 100);
-    await first.live.call(domainEmailsContract, { headers: {}, body: { domain: GLOBEX, limit: 2 } });
-    const requestsBefore = fake.requests.length;
-    const answer = await second.live.call(domainEmailsContract, { headers: {}, body: { domain: GLOBEX, limit: 2 } });
-    expect(answer.meta).toMatchObject({ cached: true, costCents: 0, purchasedBalanceCents: 100 });
-    expect(fake.requests.length).toBe(requestsBefore);
-  });
-
   it("goes upstream again and charges with Cache-Control: no-cache", async () => {
     const target = await account(0, 100);
     await target.live.call(domainEmailsContract, { headers: {}, body: { domain: ACME, limit: 3 } });
@@ -737,7 +714,7 @@ describe("cache", () => {
     expect(fake.requests.length).toBe(requestsBefore);
   });
 
-  it("keeps the two operations and the intelligence signals apart (nothing found is never cached)", async () => {
+  it("keeps the two operations and the intelligence signals apart (nothing found is never cached, nor charged when no source could be attempted)", async () => {
     const target = await account(0, 100);
     for (let round = 0; round < 2; round += 1) {
       const answer = await target.live.call(intelligenceContract, {
@@ -746,7 +723,8 @@ describe("cache", () => {
       });
       expect(answer.meta).toMatchObject({
         cached: false,
-        costCents: 8,
+        costCents: 0,
+        providersAttempted: 0,
         fieldsReturned: [],
         fieldsMissing: ["competitors"],
       });
@@ -869,13 +847,18 @@ describe("budget", () => {
     expect(await balances(target.workspaceId)).toEqual({ subscriptionRemainingCents: 0, purchasedBalanceCents: 0 });
   });
 
-  it("charges a flat intelligence price within the budget and echoes the budget", async () => {
+  it("echoes the budget of a flat-priced intelligence call (free here: no source could be attempted)", async () => {
     const target = await account(0, 100);
     const answer = await target.live.call(intelligenceContract, {
       headers: { "x-budget-cents": "50" },
       body: { domain: ACME, signal: "funding" },
     });
-    expect(answer.meta).toMatchObject({ costCents: 10, budgetCents: 50, priceRange: { minCents: 10, maxCents: 10 } });
+    expect(answer.meta).toMatchObject({
+      costCents: 0,
+      budgetCents: 50,
+      priceRange: { minCents: 10, maxCents: 10 },
+      providersAttempted: 0,
+    });
   });
 });
 
