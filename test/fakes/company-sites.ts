@@ -1,8 +1,9 @@
-import { readFile, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { z } from "zod";
 
 /*
  * Handmade company websites served over real HTTP, chosen by the Host header, for crawler and extraction tests. Point
@@ -10,45 +11,48 @@ import { fileURLToPath } from "node:url";
  * then stay "http://acme.example/…" and the Host header stays port-less. Every company, person, address and number is
  * fictional: domains are under the reserved `.example` TLD (the API refuses `.test`), phone numbers in the 555-0100..0199 range.
  *
+ * One directory per host under company-sites/, and beside it an optional `<host>.site.json` with the response headers
+ * the host's real stack would send and its redirects (see `siteConfigSchema`).
+ *
  * - acme.example: a logistics analytics SaaS on WordPress (team, contact, imprint, press via the sitemap, a robots.txt
  *   that forbids /private/, and redirects: /about-us/ → /about/, /careers/ → careers.acme.example, /status and /newsroom/
- *   → a cloud metadata address).
+ *   → a cloud metadata address, 169.254.169.254, that no crawler may ever request).
  * - rival.example: a competitor with overlapping keywords, {f}{last} addresses and a sitemap index.
  * - other.example: a bakery without any email address. blocked.example: robots.txt disallows everything.
+ * - The other hosts are the enrichment quality corpus: each has a labelled truth in test/quality/truth/<host>.json.
  */
 
 const SITES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "company-sites");
 
-/** The SSRF bait: a link-local cloud metadata endpoint no crawler may ever request. */
-export const METADATA_URL = "http://169.254.169.254/latest/meta-data/";
+/** What a site's server adds to its files: `<host>.site.json` beside the host's directory (not served). */
+const siteConfigSchema = z.strictObject({
+  /** Response headers the real stack would send (technology detectors read these). */
+  headers: z.record(z.string(), z.string()).default({}),
+  /** Redirects by path as requested (trailing slash included). */
+  redirects: z
+    .record(z.string(), z.strictObject({ status: z.number().int().min(300).max(399), location: z.string() }))
+    .default({}),
+});
 
-/** Response headers per host, as the real stacks would send them (technology detectors read these). */
-export const SITE_HEADERS: Readonly<Record<string, Record<string, string>>> = {
-  "acme.example": {
-    server: "nginx",
-    "x-powered-by": "PHP/8.2.12",
-    "set-cookie": "wp-settings-time-1=1735689600; path=/; HttpOnly",
-    link: '<http://acme.example/wp-json/>; rel="https://api.w.org/"',
-  },
-  "careers.acme.example": { server: "nginx" },
-  "rival.example": {
-    server: "Apache/2.4.58 (Ubuntu)",
-    "x-powered-by": "PHP/8.1.27",
-    link: '<http://rival.example/wp-json/>; rel="https://api.w.org/"',
-  },
-  "other.example": { server: "Caddy" },
-  "blocked.example": { server: "nginx" },
-};
+type SiteConfig = z.infer<typeof siteConfigSchema>;
 
-/** Redirects per host and path (paths as requested, trailing slash included). */
-export const SITE_REDIRECTS: Readonly<Record<string, Record<string, { status: number; location: string }>>> = {
-  "acme.example": {
-    "/about-us/": { status: 301, location: "/about/" },
-    "/careers/": { status: 302, location: "http://careers.acme.example/" },
-    "/status": { status: 302, location: METADATA_URL },
-    "/newsroom/": { status: 302, location: METADATA_URL },
-  },
-};
+const SIDECAR_SUFFIX = ".site.json";
+
+/** Every host's sidecar, read once when the server starts; a malformed one fails the start, naming the file. */
+async function readSiteConfigs(): Promise<Map<string, SiteConfig>> {
+  const sidecars = (await readdir(SITES_DIR)).filter((name) => name.endsWith(SIDECAR_SUFFIX));
+  const configs = new Map<string, SiteConfig>();
+  for (const name of sidecars) {
+    const text = await readFile(path.join(SITES_DIR, name), "utf8");
+    try {
+      configs.set(name.slice(0, -SIDECAR_SUFFIX.length), siteConfigSchema.parse(JSON.parse(text)));
+    } catch (error) {
+      const reason = error instanceof z.ZodError ? z.prettifyError(error) : String(error);
+      throw new Error(`test/fakes/company-sites/${name}: ${reason}`, { cause: error });
+    }
+  }
+  return configs;
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -88,13 +92,26 @@ async function isSite(host: string): Promise<boolean> {
   }
 }
 
+/** Every host the fake serves (one directory each), sorted. */
+export async function companySiteHosts(): Promise<string[]> {
+  const entries = await readdir(SITES_DIR, { withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
 /** A fixture file's text, for extraction tests that need no server: `readCompanySiteFile("acme.example", "team.html")`. */
 export function readCompanySiteFile(host: string, file: string): Promise<string> {
   return readFile(path.join(SITES_DIR, host, file), "utf8");
 }
 
-/** "/" → index.html, "/contact/" → contact.html, "/legal/privacy/" → legal/privacy.html, "/robots.txt" as is. */
-async function fileFor(host: string, pathname: string): Promise<string | null> {
+/**
+ * The file the fake serves for a host's path, or null (404): "/" → index.html, "/contact/" → contact.html or
+ * contact/index.html, "/legal/privacy/" → legal/privacy.html, "/robots.txt" as is.
+ */
+export async function companySiteFile(host: string, pathname: string): Promise<string | null> {
+  if (!(await isSite(host))) return null;
   const siteDir = path.join(SITES_DIR, host);
   const relative = decodeURIComponent(pathname).replace(/^\/+|\/+$/g, "");
   const candidates =
@@ -113,18 +130,20 @@ function send(response: ServerResponse, status: number, headers: Record<string, 
 }
 
 export async function startCompanySites(): Promise<CompanySites> {
+  const configs = await readSiteConfigs();
   const requests: CompanySitesRequest[] = [];
   const server = createServer((request, response) => {
     const host = (request.headers.host ?? "").toLowerCase().replace(/:\d+$/, "");
     const url = new URL(request.url ?? "/", "http://fake.invalid");
     requests.push({ host, path: request.url ?? "/" });
-    const siteHeaders = SITE_HEADERS[host] ?? {};
+    const config = configs.get(host);
+    const siteHeaders = config?.headers ?? {};
 
     void (async () => {
-      const redirect = SITE_REDIRECTS[host]?.[url.pathname];
+      const redirect = config?.redirects[url.pathname];
       if (redirect !== undefined)
         return send(response, redirect.status, { ...siteHeaders, location: redirect.location }, "");
-      const file = (await isSite(host)) ? await fileFor(host, url.pathname) : null;
+      const file = await companySiteFile(host, url.pathname);
       if (file === null)
         return send(
           response,

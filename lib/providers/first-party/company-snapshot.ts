@@ -6,7 +6,7 @@ import { industryKeywords } from "./companies/keywords";
 import { saveCompany } from "./companies/company-store";
 import { lookupMailDns, type MailDns } from "./dns/mail-dns";
 import { savePeople, type PersonRecord } from "./people/people-store";
-import { detectTechnologies, type DetectedTechnology } from "./technographics/detect-technologies";
+import { detectSiteTechnologies, type DetectedTechnology } from "./technographics/detect-technologies";
 import { recordTechnologyObservations } from "./technographics/technology-observations";
 import { crawlCompanySite, type SiteCrawl } from "./website/crawl-site";
 import type { OrganizationFacts } from "./website/extract-organization";
@@ -90,13 +90,11 @@ async function collectSnapshot(
     now: collectedAt,
   });
   const { organization } = siteEmails;
-  const home = crawl.pages.find((page) => page.kind === "home") ?? crawl.pages[0];
-  const detected = home
-    ? detectTechnologies(
-        home,
-        mailDns ? { mx: mailDns.mx.map((record) => record.exchange), txt: mailDns.txt } : undefined,
-      )
-    : [];
+  // Every page the visit read: builders, fonts and plugins often show only on inner pages.
+  const detected = detectSiteTechnologies(
+    crawl.pages,
+    mailDns ? { mx: mailDns.mx.map((record) => record.exchange), txt: mailDns.txt } : undefined,
+  );
   const keywords = industryKeywords([organization.description ?? "", ...organization.keywords], {
     exclude: [organization.name ?? "", organization.legalName ?? ""],
   });
@@ -133,10 +131,10 @@ async function collectSnapshot(
   return { domain, collectedAt, reachable, crawl, mailDns, organization, siteEmails, technologies, keywords };
 }
 
-/** Addresses built from the pattern score at most this; anything above was seen on the site. */
-const SEEN_ADDRESS_CONFIDENCE = 75;
-
-/** The people the site names, each with the address the site shows for them (never one built from the pattern). */
+/**
+ * The people the site names, each with the personal address the site shows for them (domain-emails lists only
+ * printed addresses; a role mailbox printed beside its holder is not the holder's).
+ */
 function peopleOnSite(siteEmails: SiteEmails): PersonRecord[] {
   const sameName = (email: EmailRecord, first: string, last: string) =>
     email.firstName?.toLowerCase() === first.toLowerCase() && email.lastName?.toLowerCase() === last.toLowerCase();
@@ -147,9 +145,8 @@ function peopleOnSite(siteEmails: SiteEmails): PersonRecord[] {
     position: person.jobTitle,
     email:
       person.email ??
-      siteEmails.emails.find(
-        (email) => email.confidence >= SEEN_ADDRESS_CONFIDENCE && sameName(email, person.firstName, person.lastName),
-      )?.value ??
+      siteEmails.emails.find((email) => email.type === "personal" && sameName(email, person.firstName, person.lastName))
+        ?.value ??
       null,
     linkedin: person.linkedin,
     twitter: person.twitter,

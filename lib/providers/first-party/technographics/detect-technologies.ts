@@ -1,24 +1,22 @@
-import { parse } from "node-html-parser";
+import { describeDetection } from "./describe-detection";
+import { matchDomFingerprints } from "./dom-fingerprints";
 import {
-  analyzeItems,
+  detectWithRequirements,
   type EngineDetection,
   type EngineItems,
-  type EnginePattern,
   fingerprintEngine,
 } from "./fingerprint-engine";
+import { collectPageEvidence, type FetchedPage, mergeEvidence, type PageEvidence } from "./page-evidence";
 
 /*
- * Technographics from one fetched page (and optionally the domain's DNS), matched against the open fingerprint
- * dataset. We match what a server-side fetch can see: HTML, script URLs, inline scripts and styles, visible text,
- * meta tags, response headers, cookies, the URL, MX and TXT records. Fingerprints of type `dom` and `js` are skipped:
- * they query the rendered DOM and the page's JavaScript globals, which needs a browser that runs the page.
+ * Technographics of a company's site (every page a visit read, and optionally the domain's DNS), matched against the
+ * open fingerprint dataset with every kind of clue a server-side fetch can see: HTML and comments, `dom` selectors,
+ * script URLs, inline scripts and styles, visible text, meta tags, response headers, cookies, URLs, MX and TXT
+ * records, and the dataset's implies / requires / excludes rules. `js` fingerprints (JavaScript globals) and `xhr`
+ * (requests a running page makes) need a browser that runs the page, and are left out.
  */
 
-export interface FetchedPage {
-  url: string;
-  html: string;
-  headers: Headers;
-}
+export type { FetchedPage } from "./page-evidence";
 
 export interface DnsRecords {
   mx: string[];
@@ -40,23 +38,30 @@ export interface DetectedTechnology {
 /** Enough for any real stack; past this the list is noise a caller would not show. */
 const MAX_TECHNOLOGIES = 60;
 /**
- * HTML fingerprints are regular expressions run over the whole document; a multi-megabyte page would make one call
- * slow. Head and tail carry the generator tags, bundles and tracking snippets, so the middle of a huge page goes.
+ * What one visit analyses. Matching ~7,500 fingerprints costs tens of milliseconds per page of ordinary size and grows
+ * with the HTML, so the pages (a visit reads at most a dozen) and the HTML read are capped: the home page and the
+ * first pages read carry the site's template, later pages mostly repeat it.
  */
-const MAX_HTML_CHARS = 400_000;
-const MAX_TEXT_CHARS = 100_000;
-const MAX_SCRIPT_SOURCES = 200;
-/** Evidence quotes what matched; a long header, TXT record or script body is shortened to this. */
-const MAX_EVIDENCE_CHARS = 120;
+const MAX_PAGES = 12;
+const MAX_PAGE_HTML_CHARS = 400_000;
+const MAX_SITE_HTML_CHARS = 1_500_000;
 /** A technology we only infer (WordPress implies PHP) is less certain than one we saw. */
 const IMPLIED_DISCOUNT = 0.8;
 const MAX_EVIDENCE_PER_TECHNOLOGY = 5;
 
-/** Technologies detected on the page, most certain first (then by name), at most MAX_TECHNOLOGIES. */
-export function detectTechnologies(page: FetchedPage, dns?: DnsRecords): DetectedTechnology[] {
-  const collected = collectItems(page, dns);
-  const detections = analyzeItems(collected.items);
-  const resolved = fingerprintEngine().resolve(distinctPatterns(detections));
+/**
+ * Technologies detected across the pages of one visit (home page first), most certain first (then by name), at most
+ * MAX_TECHNOLOGIES. A clue seen on any page counts once for the site.
+ */
+export function detectSiteTechnologies(pages: readonly FetchedPage[], dns?: DnsRecords): DetectedTechnology[] {
+  const evidence = mergeEvidence(collectSiteEvidence(pages));
+  const items: EngineItems = { ...evidence.items, ...(dns && { dns: { mx: dns.mx, txt: dns.txt } }) };
+  const engine = fingerprintEngine();
+  const detections = detectWithRequirements((technologies) => [
+    ...engine.analyze(items, technologies),
+    ...evidence.roots.flatMap((root) => matchDomFingerprints(root, technologies)),
+  ]);
+  const resolved = engine.resolve(distinctPatterns(withoutBorrowedClues(detections)));
   const seen = new Set(detections.map((detection) => detection.technology.name));
 
   const technologies = resolved.flatMap((technology): DetectedTechnology[] => {
@@ -64,14 +69,14 @@ export function detectTechnologies(page: FetchedPage, dns?: DnsRecords): Detecte
     const category = categories[0];
     if (category === undefined) return [];
     const implied = !seen.has(technology.name);
-    const evidence = implied
+    const reasons = implied
       ? impliedBy(
           technology.name,
           resolved.map((other) => other.name),
         ).map((name) => `implied by ${name}`)
       : detections
           .filter((detection) => detection.technology.name === technology.name)
-          .map((detection) => describe(detection, collected));
+          .map((detection) => describeDetection(detection, evidence.scriptSrcAsWritten));
     return [
       {
         name: technology.name,
@@ -79,7 +84,7 @@ export function detectTechnologies(page: FetchedPage, dns?: DnsRecords): Detecte
         category,
         confidence: roundConfidence((technology.confidence / 100) * (implied ? IMPLIED_DISCOUNT : 1)),
         version: technology.version === "" ? null : technology.version,
-        evidence: [...new Set(evidence)].slice(0, MAX_EVIDENCE_PER_TECHNOLOGY),
+        evidence: [...new Set(reasons)].slice(0, MAX_EVIDENCE_PER_TECHNOLOGY),
       },
     ];
   });
@@ -89,85 +94,19 @@ export function detectTechnologies(page: FetchedPage, dns?: DnsRecords): Detecte
     .slice(0, MAX_TECHNOLOGIES);
 }
 
-interface CollectedItems {
-  items: EngineItems;
-  /** Script URLs as fed to the engine (absolute) → as written in the page, for evidence. */
-  scriptSrcAsWritten: Map<string, string>;
-}
-
-function collectItems(page: FetchedPage, dns: DnsRecords | undefined): CollectedItems {
-  const html =
-    page.html.length > MAX_HTML_CHARS
-      ? page.html.slice(0, MAX_HTML_CHARS / 2) + page.html.slice(-MAX_HTML_CHARS / 2)
-      : page.html;
-  const root = parse(html, {
-    comment: false,
-    blockTextElements: { script: true, noscript: true, style: true, pre: true },
+/** Each page's evidence, within the visit's caps; a page past the HTML budget still shows its headers and cookies. */
+function collectSiteEvidence(pages: readonly FetchedPage[]): PageEvidence[] {
+  let htmlLeft = MAX_SITE_HTML_CHARS;
+  return pages.slice(0, MAX_PAGES).map((page) => {
+    const evidence = collectPageEvidence(page, Math.min(MAX_PAGE_HTML_CHARS, htmlLeft));
+    htmlLeft -= evidence.items.html?.length ?? 0;
+    return evidence;
   });
-
-  const scriptSrcAsWritten = new Map<string, string>();
-  const inlineScripts: string[] = [];
-  for (const script of root.querySelectorAll("script")) {
-    const src = script.getAttribute("src")?.trim();
-    if (src) {
-      if (scriptSrcAsWritten.size < MAX_SCRIPT_SOURCES) scriptSrcAsWritten.set(absoluteUrl(src, page.url), src);
-    } else {
-      inlineScripts.push(script.rawText);
-    }
-    script.remove();
-  }
-  const styles = root.querySelectorAll("style").map((style) => {
-    style.remove();
-    return style.rawText;
-  });
-
-  const meta: Record<string, string[]> = {};
-  for (const tag of root.querySelectorAll("meta")) {
-    const key = (tag.getAttribute("name") ?? tag.getAttribute("property"))?.trim().toLowerCase();
-    const content = tag.getAttribute("content");
-    if (key && content !== undefined) (meta[key] ??= []).push(content);
-  }
-
-  const headers: Record<string, string[]> = {};
-  page.headers.forEach((value, name) => {
-    (headers[name.toLowerCase()] ??= []).push(value);
-  });
-
-  const cookies: Record<string, string[]> = {};
-  for (const line of page.headers.getSetCookie()) {
-    const pair = line.split(";", 1)[0] ?? "";
-    const equals = pair.indexOf("=");
-    const name = (equals === -1 ? pair : pair.slice(0, equals)).trim().toLowerCase();
-    if (name !== "") (cookies[name] ??= []).push(equals === -1 ? "" : pair.slice(equals + 1).trim());
-  }
-
-  const items: EngineItems = {
-    url: page.url,
-    html,
-    text: (root.querySelector("body") ?? root).text.replace(/\s+/g, " ").slice(0, MAX_TEXT_CHARS),
-    scripts: inlineScripts.join("\n"),
-    css: styles.join("\n"),
-    // Fingerprints are written against the absolute URLs a browser reports (some anchor on "^https?://").
-    scriptSrc: [...scriptSrcAsWritten.keys()],
-    meta,
-    headers,
-    cookies,
-  };
-  if (dns) items.dns = { mx: dns.mx, txt: dns.txt };
-  return { items, scriptSrcAsWritten };
-}
-
-function absoluteUrl(src: string, base: string): string {
-  try {
-    return new URL(src, base).href;
-  } catch {
-    return src;
-  }
 }
 
 /**
  * One detection per technology and pattern. The engine adds up confidence per match, so a 50%-sure pattern that
- * matched two script tags would count as certain; the same clue seen twice is still one clue.
+ * matched two script tags (or two pages) would count as certain; the same clue seen twice is still one clue.
  */
 function distinctPatterns(detections: EngineDetection[]): EngineDetection[] {
   const seen = new Map<string, Set<RegExp>>();
@@ -180,56 +119,29 @@ function distinctPatterns(detections: EngineDetection[]): EngineDetection[] {
   });
 }
 
-/** The technologies found on the page whose fingerprints imply `name` (the engine resolves implications without saying whose). */
+/**
+ * Drops a detection of a technology made by the very pattern, on the very value, that detected a technology it
+ * implies: the dataset gives some add-ons their platform's clue (Squarespace Commerce matches the `server: Squarespace`
+ * header of every Squarespace site), which tells the add-on apart from nothing.
+ */
+function withoutBorrowedClues(detections: EngineDetection[]): EngineDetection[] {
+  return detections.filter(
+    (detection) =>
+      !detections.some(
+        (other) =>
+          other.technology !== detection.technology &&
+          detection.technology.implies.some((implied) => implied.name === other.technology.name) &&
+          other.pattern.type === detection.pattern.type &&
+          other.pattern.value === detection.pattern.value &&
+          other.pattern.regex.source === detection.pattern.regex.source,
+      ),
+  );
+}
+
+/** The technologies found whose fingerprints imply `name` (the engine resolves implications without saying whose). */
 function impliedBy(name: string, found: string[]): string[] {
   const engine = fingerprintEngine();
   return found.filter((other) => engine.getTechnology(other)?.implies.some((implied) => implied.name === name)).sort();
-}
-
-/** Evidence for one detection, naming the kind of clue and quoting what matched. */
-function describe(detection: EngineDetection, collected: CollectedItems): string {
-  const { type, value, match } = detection.pattern;
-  const key = patternKey(detection.technology, type, detection.pattern);
-  switch (type) {
-    case "meta":
-      return `meta ${key ?? "tag"} "${shorten(value)}"`;
-    case "headers":
-      return `header ${key ?? "response"}: ${shorten(value)}`;
-    case "cookies":
-      // The name is the clue; cookie values can identify a visitor and stay out of evidence.
-      return `cookie ${key ?? "set by the site"}`;
-    case "dns":
-      return `dns ${(key ?? "record").toUpperCase()} ${shorten(value)}`;
-    case "scriptSrc":
-      return `script ${shorten(collected.scriptSrcAsWritten.get(value) ?? value)}`;
-    case "scripts":
-      return `inline script "${shorten(match)}"`;
-    case "url":
-      return `url ${shorten(value)}`;
-    default:
-      // html, text and css: the matched excerpt says more than the whole document would.
-      return `${type} "${shorten(match)}"`;
-  }
-}
-
-/** For keyed clues (a header name, meta name, cookie name, DNS record type): the key whose pattern matched. */
-function patternKey(
-  technology: EngineDetection["technology"],
-  type: string,
-  pattern: EnginePattern,
-): string | undefined {
-  const byKey = technology[type];
-  if (typeof byKey !== "object" || byKey === null || Array.isArray(byKey)) return undefined;
-  for (const [key, patterns] of Object.entries(byKey as Record<string, EnginePattern[]>)) {
-    // The engine copies the compiled pattern into the detection, so the RegExp object itself identifies it.
-    if (patterns.some((candidate) => candidate.regex === pattern.regex)) return key;
-  }
-  return undefined;
-}
-
-function shorten(text: string): string {
-  const single = text.replace(/\s+/g, " ").trim();
-  return single.length > MAX_EVIDENCE_CHARS ? `${single.slice(0, MAX_EVIDENCE_CHARS - 1)}…` : single;
 }
 
 function roundConfidence(value: number): number {
