@@ -6,7 +6,7 @@ import { emailFromPattern } from "./email/email-pattern";
 import { departmentFromTitle, seniorityFromTitle } from "./email/job-title";
 import { emailVerification } from "./email/verification";
 import { type FirstPartyOptions, SNAPSHOT_TIMEOUT_MS } from "./options";
-import { isNamed, MIN_PATTERN_CONFIDENCE, namedPerson, ON_SITE_CONFIDENCE, seenOnSite, siteOf } from "./person-lookup";
+import { isNamed, MIN_PATTERN_CONFIDENCE, namedPerson, ON_SITE_CONFIDENCE, siteOf } from "./person-lookup";
 
 /** An address from the format is never as sure as a seen one: scaled from the format's confidence, capped. */
 const NAMED_PATTERN_SCALE = 75;
@@ -64,7 +64,8 @@ export function websitePersonEmailProvider(options: FirstPartyOptions): Enrichme
         .map((record) => ({
           email: record.value,
           confidence: record.confidence,
-          reason: seenOnSite(snapshot, record.value) ? ("found_on_site" as const) : ("pattern" as const),
+          // domain-emails records are addresses the site prints; guesses from the format are added below.
+          reason: "found_on_site" as const,
           verification: record.verification,
           sources: record.sources,
         }));

@@ -47,9 +47,11 @@ export function namedPerson(snapshot: CompanySnapshot, firstName: string, lastNa
   return matches.length === 1 ? matches[0]! : null;
 }
 
-/** Whether the address is printed on a page of the site (addresses built from the format never are). */
-export function seenOnSite(snapshot: CompanySnapshot, address: string): boolean {
-  return snapshot.crawl.pages.some((page) => page.html.toLowerCase().includes(address));
+/** The address the site's format gives this person, when the format is sure enough to build from. */
+function addressFromFormat(snapshot: CompanySnapshot, person: { firstName: string; lastName: string }): string | null {
+  const { pattern } = snapshot.siteEmails;
+  if (pattern === null || pattern.confidence < MIN_PATTERN_CONFIDENCE) return null;
+  return emailFromPattern(pattern.pattern, person.firstName, person.lastName, siteOf(snapshot.domain));
 }
 
 export interface IdentifiedPerson {
@@ -59,22 +61,23 @@ export interface IdentifiedPerson {
 }
 
 /**
- * The site's person with this address: the one the site states it for, the owner site-emails tied it to, or the
- * one person whose name makes it under the site's address format.
+ * The site's person with this address: the one the site states it for, the owner site-emails tied this personal
+ * address to (every domain-emails record is printed on the site), or the one person whose name makes it under the
+ * site's address format. A role mailbox names no person, even when its holder is printed beside it.
  */
 function personWithEmail(snapshot: CompanySnapshot, email: string): IdentifiedPerson | null {
   const { people, emails, pattern } = snapshot.siteEmails;
   const stated = people.find((person) => person.email === email);
   if (stated) return { person: stated, confidence: ON_SITE_CONFIDENCE };
-  const record = emails.find((item) => item.value === email && item.firstName !== null && item.lastName !== null);
-  const owner = record ? namedPerson(snapshot, record.firstName!, record.lastName!) : null;
-  if (owner && seenOnSite(snapshot, email)) return { person: owner, confidence: ON_SITE_CONFIDENCE };
-  if (pattern === null || pattern.confidence < MIN_PATTERN_CONFIDENCE) return null;
-  const site = siteOf(snapshot.domain);
-  const fitting = people.filter(
-    (person) => emailFromPattern(pattern.pattern, person.firstName, person.lastName, site) === email,
+  const record = emails.find(
+    (item) => item.value === email && item.type === "personal" && item.firstName !== null && item.lastName !== null,
   );
-  return fitting.length === 1 ? { person: fitting[0]!, confidence: BY_PATTERN_CONFIDENCE * pattern.confidence } : null;
+  const owner = record ? namedPerson(snapshot, record.firstName!, record.lastName!) : null;
+  if (owner) return { person: owner, confidence: ON_SITE_CONFIDENCE };
+  const fitting = people.filter((person) => addressFromFormat(snapshot, person) === email);
+  return fitting.length === 1 && pattern !== null
+    ? { person: fitting[0]!, confidence: BY_PATTERN_CONFIDENCE * pattern.confidence }
+    : null;
 }
 
 /** The person asked about, on their company's site now: by their address's domain, or by the store's record of them. */
@@ -101,7 +104,7 @@ export async function identifyOnSite(
   return null;
 }
 
-/** The address the site shows (or its format gives) this person, with whether it was seen. */
+/** The address the site shows (or, not seen, its format gives) this person. */
 export function siteAddressOf(
   snapshot: CompanySnapshot,
   person: FoundPerson,
@@ -112,7 +115,9 @@ export function siteAddressOf(
     (item) =>
       item.type === "personal" && item.firstName !== null && isNamed(person, item.firstName, item.lastName ?? ""),
   );
-  return record ? { address: record.value, seen: seenOnSite(snapshot, record.value) } : null;
+  if (record) return { address: record.value, seen: true };
+  const built = addressFromFormat(snapshot, person);
+  return built === null ? null : { address: built, seen: false };
 }
 
 /** Who the store has seen with this address or profile, on an earlier visit to their company's site. */

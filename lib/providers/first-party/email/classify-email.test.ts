@@ -25,6 +25,12 @@ describe("emailType", () => {
     ["j.ellis@acme.test", "personal"],
     ["priya.sales@acme.test", "personal"],
     ["jo.li@acme.test", "personal"],
+    // Function mailboxes of clubs, churches, schools and small firms.
+    ["dealers@acme.test", "generic"],
+    ["refunds@acme.test", "generic"],
+    ["programming@acme.test", "generic"],
+    ["kassenwart@verein.test", "generic"],
+    ["handball@verein.test", "generic"],
   ] as const)("%s is %s", (address, expected) => {
     expect(emailType(address)).toBe(expected);
   });

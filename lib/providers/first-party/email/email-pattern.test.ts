@@ -144,4 +144,24 @@ describe("inferEmailPattern", () => {
     expect(inferEmailPattern([], "acme.test")).toBeNull();
     expect(inferEmailPattern([person("boss@acme.test", "Jordan", "Ellis")], "acme.test")).toBeNull();
   });
+
+  it("reads nicknames and umlauts spelled out as the person's name", () => {
+    const inferred = inferEmailPattern(
+      [
+        person("chris.coyle@acme.test", "Christopher", "Coyle"),
+        person("liz.baker@acme.test", "Elizabeth", "Baker"),
+        person("joerg.mueller@acme.test", "Jörg", "Müller"),
+      ],
+      "acme.test",
+    );
+    expect(inferred).toEqual({ pattern: "{first}.{last}", confidence: 0.88, matches: 3, samples: 3 });
+  });
+
+  it("counts a name printed with an initial as {f}, not {first}", () => {
+    const inferred = inferEmailPattern(
+      [person("j.oakes@acme.test", "J", "Oakes"), person("m.brandt@acme.test", "Monika", "Brandt")],
+      "acme.test",
+    );
+    expect(inferred).toEqual({ pattern: "{f}.{last}", confidence: 0.75, matches: 2, samples: 2 });
+  });
 });

@@ -1,3 +1,4 @@
+import { givenNameForms } from "@/lib/providers/first-party/email/nicknames";
 import { isValidEmailSyntax } from "@/lib/providers/first-party/email/verification";
 
 /*
@@ -6,9 +7,10 @@ import { isValidEmailSyntax } from "@/lib/providers/first-party/email/verificati
  *
  * Names become ASCII the way mail administrators usually make them: lower-cased, accents dropped (José → jose,
  * Müller → muller), letters without a decomposition spelled out (ß → ss, æ → ae, ø → o, ł → l), apostrophes, dots
- * and spaces removed (O'Neill → oneill, van Dijk → vandijk). Two spellings are also *recognised* but never *built*:
- * German umlauts as ae/oe/ue (mueller) and double-barrelled names without their hyphen (smithjones). Built addresses
- * keep the hyphen and drop the accent, the most common choice.
+ * and spaces removed (O'Neill → oneill, van Dijk → vandijk). Some spellings are also *recognised* but never *built*:
+ * German umlauts as ae/oe/ue (mueller), double-barrelled names without their hyphen (smithjones) and the short forms
+ * of a given name (Christopher → chris.coyle). Built addresses keep the hyphen and drop the accent, the most common
+ * choice. A name printed as an initial ("J. Oakes") cannot tell {first} from {f}: it counts as {f}.
  */
 
 export const EMAIL_PATTERNS = [
@@ -90,12 +92,22 @@ function localPart(pattern: EmailPattern, first: string, last: string): string {
     .replace("{l}", last.slice(0, 1));
 }
 
+/** The spellings of a given name and of its short or long forms ("Bob" → bob, robert). */
+export function givenNameSpellings(name: string): string[] {
+  const spellings = nameSpellings(name);
+  return [...new Set([...spellings, ...spellings.flatMap(givenNameForms)])];
+}
+
 /** The patterns under which `local` is what a mail administrator would make of these names. */
 function patternsProducing(local: string, firstName: string, lastName: string): EmailPattern[] {
-  const firsts = nameSpellings(firstName);
+  const firsts = givenNameSpellings(firstName);
   const lasts = nameSpellings(lastName);
-  return EMAIL_PATTERNS.filter((pattern) =>
-    firsts.some((first) => lasts.some((last) => localPart(pattern, first, last) === local)),
+  const initialOnly = (spellings: string[]) => spellings.every((spelling) => spelling.length === 1);
+  return EMAIL_PATTERNS.filter(
+    (pattern) =>
+      !(initialOnly(firsts) && pattern.includes("{first}")) &&
+      !(initialOnly(lasts) && pattern.includes("{last}")) &&
+      firsts.some((first) => lasts.some((last) => localPart(pattern, first, last) === local)),
   );
 }
 

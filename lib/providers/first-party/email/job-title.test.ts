@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { departmentFromTitle, seniorityFromTitle } from "@/lib/providers/first-party/email/job-title";
+import { departmentFromTitle, isJobTitle, seniorityFromTitle } from "@/lib/providers/first-party/email/job-title";
 
 describe("seniorityFromTitle", () => {
   it.each([
@@ -107,5 +107,28 @@ describe("departmentFromTitle", () => {
     expect(departmentFromTitle("Digital Product Owner")).toBe("management");
     expect(departmentFromTitle("Workshops Coordinator")).toBeNull();
     expect(departmentFromTitle("Director")).toBe("management");
+  });
+});
+
+describe("isJobTitle", () => {
+  it.each([
+    "Treasurer",
+    "Secretary",
+    "Senior Pastor",
+    "Kassenwartin",
+    "Bootswart",
+    "2. Vorsitzende",
+    "Veranstaltungsmanager",
+    "Abteilungsleiterin und Übungsleiterin Kinderturnen",
+    "Associate, Residential Valuation",
+    "Master Binder and proprietor",
+    "Registered Dental Hygienist",
+    "Head of Engineering",
+  ])("%s is one", (title) => {
+    expect(isJobTitle(title)).toBe(true);
+  });
+
+  it.each(["Jane Doe", "Opening Hours", "Scholarship Applications", "", null])("%s is none", (text) => {
+    expect(isJobTitle(text)).toBe(false);
   });
 });

@@ -106,6 +106,11 @@ const EXECUTIVE = words(
   "vorstand",
   "inhaber",
   "inhaberin",
+  "proprietor",
+  "vorsitzende",
+  "vorsitzender",
+  "präsident",
+  "präsidentin",
 );
 const SENIOR = words(
   "senior",
@@ -122,6 +127,7 @@ const SENIOR = words(
   "leiterin",
   "teamleiter",
   "teamleiterin",
+  "leitung",
   "architect",
 );
 
@@ -196,6 +202,12 @@ const FUNCTIONS: [(normalised: string) => boolean, Department][] = [
       "buchhaltung",
       "buchhalter",
       "buchhalterin",
+      "kassenwart",
+      "kassenwartin",
+      "kassierer",
+      "kassiererin",
+      "schatzmeister",
+      "schatzmeisterin",
     ),
     "finance",
   ],
@@ -348,6 +360,16 @@ const FUNCTIONS: [(normalised: string) => boolean, Department][] = [
       "dean",
       "lehrer",
       "lehrerin",
+      "rektor",
+      "rektorin",
+      "konrektor",
+      "konrektorin",
+      "schulleiter",
+      "schulleiterin",
+      "librarian",
+      "registrar",
+      "counselor",
+      "counsellor",
     ),
     "education",
   ],
@@ -363,6 +385,10 @@ const FUNCTIONS: [(normalised: string) => boolean, Department][] = [
       "therapist",
       "pharmacist",
       "dentist",
+      "dental",
+      "hygienist",
+      "orthodontist",
+      "physician assistant",
       "surgeon",
       "arzt",
       "ärztin",
@@ -440,4 +466,84 @@ export function departmentFromTitle(title: string | null | undefined): Departmen
   if (EXECUTIVE_FUNCTION(normalised)) return "executive";
   if (MANAGEMENT(normalised)) return "management";
   return null;
+}
+
+// Offices of clubs, churches, schools and firms that name no seniority or department of their own ("Secretary",
+// "Pastor", "Schriftführerin"), so that text beside an address can be read as a position.
+const OFFICE_HOLDER = words(
+  "secretary",
+  "schriftführer",
+  "schriftführerin",
+  "beisitzer",
+  "beisitzerin",
+  "jugendwart",
+  "jugendwartin",
+  "sportwart",
+  "sportwartin",
+  "pressewart",
+  "pressewartin",
+  "trustee",
+  "pastor",
+  "pfarrer",
+  "pfarrerin",
+  "priest",
+  "vicar",
+  "rector",
+  "deacon",
+  "chaplain",
+  "minister",
+  "organist",
+  "coach",
+  "coordinator",
+  "koordinator",
+  "koordinatorin",
+  "officer",
+  "representative",
+  "consultant",
+  "specialist",
+  "advisor",
+  "adviser",
+  "berater",
+  "beraterin",
+  "referent",
+  "referentin",
+  "sachbearbeiter",
+  "sachbearbeiterin",
+  "mitarbeiter",
+  "mitarbeiterin",
+  "clerk",
+  "bursar",
+  "superintendent",
+  "webmaster",
+  "editor",
+  "redakteur",
+  "redakteurin",
+  "partner",
+  "associate",
+  "agent",
+  "broker",
+  "technician",
+  "mechanic",
+  "administrator",
+  "volunteer",
+  "conservator",
+  "curator",
+  "archivist",
+  "hygienist",
+);
+
+// German offices are compounds: Bootswart, Veranstaltungsmanager, Abteilungsleiterin, Datenschutzbeauftragter.
+const GERMAN_OFFICE_COMPOUND =
+  /\p{L}{3,}(?:wart|wartin|manager|managerin|leiter|leiterin|leitung|referent|referentin|beauftragte|beauftragter|sprecher|sprecherin|koordinator|koordinatorin|berater|beraterin|assistent|assistentin|sekretär|sekretärin|vorsitzende|vorsitzender|trainer|trainerin|planer|planerin)(?![\p{L}])/u;
+
+/** Whether the text reads as a job title or an office someone holds ("Treasurer", "Head of Sales", "Kassenwart"). */
+export function isJobTitle(text: string | null | undefined): boolean {
+  if (text === null || text === undefined) return false;
+  const normalised = normaliseTitle(text);
+  return (
+    seniorityFromTitle(text) !== null ||
+    departmentFromTitle(text) !== null ||
+    OFFICE_HOLDER(normalised) ||
+    GERMAN_OFFICE_COMPOUND.test(normalised)
+  );
 }

@@ -1,39 +1,37 @@
 import { getDomain } from "tldts";
-import { OutboundError, OutboundRefusedError, type OutboundClient, type OutboundResponse } from "@/lib/outbound/types";
-import { parseHtml, resolveHttpUrl } from "@/lib/providers/first-party/website/html";
+import type { OutboundClient } from "@/lib/outbound/types";
+import { CrawlFrontier, pageKey } from "@/lib/providers/first-party/website/crawl-frontier";
 import {
-  looksLikeHtmlPage,
-  pageKindOf,
-  type PageKind,
-  WANTED_PAGE_KINDS,
-  type WantedPageKind,
-} from "@/lib/providers/first-party/website/page-kinds";
-import { robotsSitemaps, sitemapLocations } from "@/lib/providers/first-party/website/sitemap";
+  type LinkBucket,
+  type LinkOrigin,
+  languageOf,
+  rankLink,
+  type RankedLink,
+} from "@/lib/providers/first-party/website/link-ranking";
+import { frameSources, isFrameShell, readPageLinks } from "@/lib/providers/first-party/website/page-links";
+import type { PageKind } from "@/lib/providers/first-party/website/page-kinds";
+import { ByteBudget, type CrawledPage, isWithin, SiteFetcher } from "@/lib/providers/first-party/website/site-fetcher";
+
+export type { CrawledPage } from "@/lib/providers/first-party/website/site-fetcher";
 
 /*
- * A small, polite crawl of one company's site: its home page, then the few pages that name people and addresses
- * (contact, about, team, imprint, careers, press, legal), found from the home page's links and the sitemap. Every
- * page request goes through the outbound client with robots.txt honoured. Redirects are followed here, hop by hop,
- * and only within the company's registrable domain (www., careers. and other subdomains are fine; a redirect to
- * another site, or to an address such as a cloud metadata endpoint, ends that page). Pages and bytes are bounded.
+ * A small, polite crawl of one company's site that reads what a person looking for addresses and people would read:
+ * the home page (and, when it is only a frameset or an iframe around the real page, the pages it frames), then the
+ * site's pages best first (link-ranking.ts) until the page budget is spent or nothing is left worth reading. Links
+ * come from every page read and from the sitemaps, so a profile two links behind a staff list is reached. Requests go
+ * through site-fetcher.ts: robots.txt honoured, redirects followed hop by hop within the registrable domain, bytes
+ * bounded. Pages are fetched in rounds of CONCURRENCY and each round's results are read in the order they were
+ * chosen, so the same site gives the same pages in the same order however the responses race.
  */
-
-export interface CrawledPage {
-  /** The final URL, after redirects. */
-  url: string;
-  kind: PageKind;
-  status: number;
-  /** ISO timestamp. */
-  fetchedAt: string;
-  html: string;
-  headers: Headers;
-}
 
 export interface SiteCrawl {
   domain: string;
   /** The home page's final URL; null when no home page could be read (unreachable, not HTML, or robots.txt said no). */
   homeUrl: string | null;
-  /** The home page first, then the others in priority order. */
+  /**
+   * The home page first, then the pages its frames show (also of kind "home": they are its content), then the
+   * others in the order they were read, best first.
+   */
   pages: CrawledPage[];
 }
 
@@ -48,56 +46,21 @@ export interface CrawlOptions {
 
 const DEFAULT_MAX_PAGES = 12;
 const DEFAULT_MAX_BYTES = 3 * 1024 * 1024;
-/** One page's share: a page larger than this is read in part, which still holds its header, links and footer. */
-const PAGE_MAX_BYTES = 1024 * 1024;
-const SITEMAP_MAX_BYTES = 512 * 1024;
-const ROBOTS_MAX_BYTES = 64 * 1024;
-/** With less than this left, a request would read too little to be of use; the crawl stops asking. */
-const MIN_REQUEST_BYTES = 4 * 1024;
-const MAX_HOPS = 5;
-/** Two pages of a kind at most, so twelve press releases cannot crowd out the team page. */
-const MAX_PER_KIND = 2;
-/** A sitemap index may list hundreds of sitemaps; the first few (pages, posts) hold the pages we look for. */
-const MAX_SITEMAPS = 4;
-/** Kept from sitemaps; the rest are not read. */
-const MAX_SITEMAP_LOCATIONS = 5_000;
-/** Candidates tried beyond the page budget, for pages that turn out missing, refused or not HTML. */
-const SPARE_CANDIDATES = 4;
 /** Pages fetched at once; the outbound client also caps requests per host. */
 const CONCURRENCY = 2;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const HTML_ACCEPT = "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5";
+/** Requests for pages that come back missing, refused or not HTML, beyond the page budget: this many per page. */
+const ATTEMPTS_PER_PAGE = 2;
+const SPARE_ATTEMPTS = 4;
+/** Frames read as the home page's content (a frameset with a menu, a banner and a body has three). */
+const MAX_FRAMES = 4;
+/** Links of one page that join the frontier, its best first; a page with more is a directory or an archive. */
+const MAX_LINKS_PER_PAGE = 200;
+/** Sitemap entries that join the frontier, best first; sitemaps of shops and blogs list thousands. */
+const MAX_SITEMAP_LINKS = 200;
 
-interface Candidate {
-  url: URL;
-  kind: WantedPageKind;
-  /** Links from the home page come before sitemap entries of the same kind. */
-  fromSitemap: boolean;
-}
-
-/**
- * Bytes left for the crawl. Each request reserves its cap and gives back what it did not use; when less than a full
- * cap is left, a request waits for those in flight to settle, so a page is not cut short by another's unused share.
- */
-class ByteBudget {
-  private inFlight = 0;
-  private waiters: (() => void)[] = [];
-
-  constructor(private remaining: number) {}
-
-  async reserve(cap: number): Promise<number> {
-    while (this.remaining < cap && this.inFlight > 0) await new Promise<void>((resolve) => this.waiters.push(resolve));
-    const granted = Math.max(0, Math.min(cap, this.remaining));
-    this.remaining -= granted;
-    this.inFlight++;
-    return granted;
-  }
-
-  settle(reserved: number, used: number): void {
-    this.remaining += Math.max(0, reserved - used);
-    this.inFlight--;
-    for (const wake of this.waiters.splice(0)) wake();
-  }
+/** The page kind callers see: a person's page is a team page (extractors treat team pages' own links as people's). */
+function kindOf(bucket: LinkBucket): PageKind {
+  return bucket === "profile" ? "team" : bucket;
 }
 
 export async function crawlCompanySite(domain: string, options: CrawlOptions): Promise<SiteCrawl> {
@@ -118,131 +81,129 @@ export async function crawlCompanySite(domain: string, options: CrawlOptions): P
   }
   if (home === null) return { domain: host, homeUrl: null, pages: [] };
 
-  const homeUrl = new URL(home.url);
-  const sitemapCandidates = await fetcher.sitemapCandidates(homeUrl.origin);
-  const candidates = chooseCandidates(
-    [...linkCandidates(home.html, homeUrl, site), ...sitemapCandidates],
-    homeUrl,
-  ).slice(0, maxPages - 1 + SPARE_CANDIDATES);
-
-  // Fetched by a small pool, kept in candidate order; a page reached twice (an alias redirecting to it) is kept once.
-  const results: (CrawledPage | null)[] = new Array<CrawledPage | null>(candidates.length).fill(null);
-  const seen = new Set([pageKey(homeUrl)]);
-  let next = 0;
-  let kept = 1;
-  let inFlight = 0;
-  const worker = async () => {
-    // Pages in flight count against maxPages: spare candidates are only tried once a fetch has come back empty.
-    while (next < candidates.length && kept + inFlight < maxPages) {
-      const index = next++;
-      const candidate = candidates[index]!;
-      if (seen.has(pageKey(candidate.url))) continue;
-      seen.add(pageKey(candidate.url));
-      inFlight++;
-      const page = await fetcher.page(candidate.url, candidate.kind).finally(() => inFlight--);
-      if (page === null) continue;
-      const key = pageKey(new URL(page.url));
-      if (key !== pageKey(candidate.url) && seen.has(key)) continue;
-      seen.add(key);
-      results[index] = page;
-      kept++;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  const pages = [home, ...results.filter((page): page is CrawledPage => page !== null)].slice(0, maxPages);
-  return { domain: host, homeUrl: home.url, pages };
+  const crawl = new Crawl(fetcher, site, home, maxPages);
+  await crawl.readFrames();
+  await crawl.addSitemap();
+  await crawl.readBestFirst();
+  return { domain: host, homeUrl: home.url, pages: crawl.pages };
 }
 
-/** Requests within one registrable domain, redirects followed by hand, bytes counted against the crawl's budget. */
-class SiteFetcher {
+/** One crawl's state: the pages kept and the frontier of pages known but not read. */
+class Crawl {
+  readonly pages: CrawledPage[];
+  private readonly frontier = new CrawlFrontier();
+  private readonly homeUrl: URL;
+  private readonly siteLanguage: string | null;
+  private attemptsLeft: number;
+
   constructor(
-    private readonly http: OutboundClient,
+    private readonly fetcher: SiteFetcher,
     private readonly site: string,
-    private readonly budget: ByteBudget,
-    private readonly signal: AbortSignal | undefined,
-  ) {}
+    home: CrawledPage,
+    private readonly maxPages: number,
+  ) {
+    this.pages = [home];
+    this.homeUrl = new URL(home.url);
+    this.siteLanguage = languageOf(this.homeUrl);
+    this.attemptsLeft = maxPages * ATTEMPTS_PER_PAGE + SPARE_ATTEMPTS;
+    this.frontier.recordRead(this.homeUrl, null);
+    // The site's root, when the home page is a redirect away from it ("/" → "/en/"), is that page again.
+    this.frontier.markVisited(new URL("/", this.homeUrl));
+    this.learnFrom(home, "home", 0);
+  }
 
-  /** An HTML page (2xx, HTML content) at `url` or where it redirects within the site; null otherwise. */
-  async page(url: URL, kind: PageKind): Promise<CrawledPage | null> {
-    const response = await this.get(url, { robots: true, maxBytes: PAGE_MAX_BYTES, accept: HTML_ACCEPT });
-    if (response === null || response.status < 200 || response.status > 299 || !isHtml(response)) return null;
-    return {
-      url: response.url,
-      kind,
-      status: response.status,
-      fetchedAt: new Date().toISOString(),
-      html: response.text(),
-      headers: response.headers,
+  private readonly isOnSite = (url: URL) => isWithin(url, this.site);
+
+  /**
+   * A home page that is a frameset or an iframe shell shows its content from other pages: those are read next, as
+   * home pages, and their links are ranked as the home page's own. A framed page may itself be a frameset.
+   */
+  async readFrames(): Promise<void> {
+    const shells = [this.pages[0]!];
+    let framesRead = 0;
+    while (shells.length > 0 && framesRead < MAX_FRAMES && this.pages.length < this.maxPages) {
+      const shell = shells.shift()!;
+      if (!isFrameShell(shell.html)) continue;
+      const frames = frameSources(shell.html, shell.url, this.isOnSite).filter((url) => !this.frontier.isVisited(url));
+      for (const url of frames.slice(0, Math.min(MAX_FRAMES - framesRead, this.maxPages - this.pages.length))) {
+        framesRead++;
+        this.frontier.markVisited(url);
+        const page = await this.fetcher.page(url, "home");
+        if (page === null || this.isPageAgain(page, url)) continue;
+        this.frontier.recordRead(new URL(page.url), null);
+        this.pages.push(page);
+        this.learnFrom(page, "home", 0);
+        shells.push(page);
+      }
+    }
+  }
+
+  /** The sitemap's pages join the frontier below pages a link leads to, unless their names are strong. */
+  async addSitemap(): Promise<void> {
+    const origin: LinkOrigin = {
+      place: "sitemap",
+      pageDepth: 0,
+      pageBucket: "home",
+      pageMailtos: 0,
+      pagePersonNameLinks: 0,
     };
+    const ranked = (await this.fetcher.sitemapPages(this.homeUrl.origin)).map((url) =>
+      rankLink(url, "", origin, this.siteLanguage),
+    );
+    for (const link of best(ranked, MAX_SITEMAP_LINKS)) this.frontier.add(link);
   }
 
-  /** Pages of the wanted kinds listed by the sitemaps robots.txt names (or /sitemap.xml when it names none). */
-  async sitemapCandidates(origin: string): Promise<Candidate[]> {
-    const robots = await this.get(new URL("/robots.txt", origin), {
-      robots: false,
-      maxBytes: ROBOTS_MAX_BYTES,
-      accept: "text/plain",
-    });
-    const listed = robots !== null && robots.status >= 200 && robots.status < 300 ? robotsSitemaps(robots.text()) : [];
-    const queue = (listed.length > 0 ? listed : ["/sitemap.xml"]).flatMap((href) => resolveHttpUrl(href, origin) ?? []);
-    const locations: string[] = [];
-    for (let read = 0; read < MAX_SITEMAPS && queue.length > 0 && locations.length < MAX_SITEMAP_LOCATIONS; read++) {
-      const response = await this.get(queue.shift()!, {
-        robots: true,
-        maxBytes: SITEMAP_MAX_BYTES,
-        accept: "application/xml,text/xml;q=0.9,*/*;q=0.5",
+  /** Reads the best pages known, round by round, until the budget is spent or nothing is left to read. */
+  async readBestFirst(): Promise<void> {
+    while (this.pages.length < this.maxPages && this.attemptsLeft > 0 && this.frontier.size > 0) {
+      const round = this.frontier.take(Math.min(CONCURRENCY, this.maxPages - this.pages.length, this.attemptsLeft));
+      this.attemptsLeft -= round.length;
+      const fetched = await Promise.all(round.map((link) => this.fetcher.page(link.url, kindOf(link.bucket))));
+      round.forEach((link, index) => {
+        const page = fetched[index] ?? null;
+        if (page === null || this.isPageAgain(page, link.url)) return;
+        this.frontier.recordRead(new URL(page.url), link.bucket);
+        this.pages.push(page);
+        this.learnFrom(page, link.bucket, link.depth);
       });
-      if (response === null || response.status < 200 || response.status > 299) continue;
-      const sitemap = sitemapLocations(response.text());
-      if (sitemap.kind === "index")
-        queue.push(...sitemap.locations.flatMap((href) => resolveHttpUrl(href, response.url) ?? []));
-      else locations.push(...sitemap.locations.slice(0, MAX_SITEMAP_LOCATIONS - locations.length));
     }
-    return locations.flatMap((href) => {
-      const url = resolveHttpUrl(href, origin);
-      if (url === null || !isWithin(url, this.site) || !looksLikeHtmlPage(url)) return [];
-      const kind = pageKindOf(url);
-      return isWanted(kind) ? [{ url, kind, fromSitemap: true }] : [];
-    });
   }
 
-  /** The final response, or null when the site could not be read there, refused us, or redirected off the site. */
-  private async get(
-    start: URL,
-    request: { robots: boolean; maxBytes: number; accept: string },
-  ): Promise<OutboundResponse | null> {
-    let url = start;
-    for (let hop = 0; hop <= MAX_HOPS; hop++) {
-      if (!isWithin(url, this.site)) return null;
-      const reserved = await this.budget.reserve(request.maxBytes);
-      if (reserved < Math.min(request.maxBytes, MIN_REQUEST_BYTES)) {
-        this.budget.settle(reserved, 0);
-        return null;
-      }
-      let response: OutboundResponse;
-      try {
-        response = await this.http.request(url, {
-          robots: request.robots,
-          maxBytes: reserved,
-          maxRedirects: 0,
-          signal: this.signal,
-          headers: { accept: request.accept },
-        });
-      } catch (error) {
-        this.budget.settle(reserved, 0);
-        // Our caller giving up ends the crawl; anything the site or the client's policy did ends this page only.
-        if (this.signal?.aborted) throw error;
-        if (error instanceof OutboundError || error instanceof OutboundRefusedError) return null;
-        throw error;
-      }
-      this.budget.settle(reserved, response.body.length);
-      if (!REDIRECT_STATUSES.has(response.status)) return response;
-      const next = resolveHttpUrl(response.headers.get("location"), response.url);
-      if (next === null) return null;
-      url = next;
-    }
-    return null;
+  /** An alias that redirected to a page already read (or chosen in the same round) is that page again. */
+  private isPageAgain(page: CrawledPage, requested: URL): boolean {
+    const landed = new URL(page.url);
+    return pageKey(landed) !== pageKey(requested) && this.frontier.isVisited(landed);
   }
+
+  /** Ranks a page's links (its frames' sources included) and adds the best to the frontier. */
+  private learnFrom(page: CrawledPage, bucket: LinkBucket | "home", depth: number): void {
+    const found = readPageLinks(page.html, page.url, this.isOnSite);
+    const ranked = found.links.map((link) =>
+      rankLink(
+        link.url,
+        link.text,
+        {
+          place: link.place,
+          pageDepth: depth,
+          pageBucket: bucket,
+          pageMailtos: found.mailtos,
+          pagePersonNameLinks: found.personNameLinks,
+        },
+        this.siteLanguage,
+      ),
+    );
+    for (const link of best(ranked, MAX_LINKS_PER_PAGE)) this.frontier.add(link);
+  }
+}
+
+/** The `limit` best-ranked links, ties in the order found; links to pages never worth reading dropped. */
+function best(links: readonly (RankedLink | null)[], limit: number): RankedLink[] {
+  return links
+    .filter((link): link is RankedLink => link !== null)
+    .map((link, order) => ({ link, order }))
+    .sort((a, b) => b.link.score - a.link.score || a.order - b.order)
+    .slice(0, limit)
+    .map(({ link }) => link);
 }
 
 /** "Acme.example", "https://acme.example/about", "acme.example." → "acme.example". */
@@ -258,63 +219,4 @@ function normaliseDomain(domain: string): string {
 function homeCandidates(host: string): URL[] {
   const hosts = host.startsWith("www.") ? [host] : [host, `www.${host}`];
   return hosts.flatMap((name) => [new URL(`https://${name}/`), new URL(`http://${name}/`)]);
-}
-
-function isWithin(url: URL, site: string): boolean {
-  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
-  return getDomain(url.hostname) === site;
-}
-
-function isWanted(kind: PageKind): kind is WantedPageKind {
-  return (WANTED_PAGE_KINDS as readonly PageKind[]).includes(kind);
-}
-
-/** HTML by its content type; without one, by how the body starts. */
-function isHtml(response: OutboundResponse): boolean {
-  const type = response.headers.get("content-type");
-  if (type !== null) return /^\s*(?:text\/html|application\/xhtml\+xml)\b/i.test(type);
-  return /^\s*(?:<!doctype html|<html)/i.test(response.body.subarray(0, 512).toString("utf8"));
-}
-
-/** Same page: host, path without a trailing slash, and query, compared without case in the host. */
-function pageKey(url: URL): string {
-  return `${url.hostname.toLowerCase()}${url.pathname.replace(/\/+$/, "") || "/"}${url.search}`;
-}
-
-function linkCandidates(html: string, base: URL, site: string): Candidate[] {
-  return parseHtml(html)
-    .querySelectorAll("a[href]")
-    .flatMap((anchor) => {
-      const url = resolveHttpUrl(anchor.getAttribute("href"), base.href);
-      if (url === null || !isWithin(url, site) || !looksLikeHtmlPage(url)) return [];
-      const kind = pageKindOf(url, anchor.text);
-      return isWanted(kind) ? [{ url, kind, fromSitemap: false }] : [];
-    });
-}
-
-/** Candidates by kind priority, home-page links before sitemap entries, shallow paths first; deduplicated, capped per kind. */
-function chooseCandidates(candidates: readonly Candidate[], home: URL): Candidate[] {
-  const priority = (kind: WantedPageKind) => WANTED_PAGE_KINDS.indexOf(kind);
-  const depth = (url: URL) => url.pathname.split("/").filter((segment) => segment !== "").length;
-  const sorted = candidates
-    .map((candidate, order) => ({ candidate, order }))
-    .sort(
-      (a, b) =>
-        priority(a.candidate.kind) - priority(b.candidate.kind) ||
-        Number(a.candidate.fromSitemap) - Number(b.candidate.fromSitemap) ||
-        depth(a.candidate.url) - depth(b.candidate.url) ||
-        a.order - b.order,
-    );
-  const seen = new Set([pageKey(home)]);
-  const perKind = new Map<WantedPageKind, number>();
-  const chosen: Candidate[] = [];
-  for (const { candidate } of sorted) {
-    const key = pageKey(candidate.url);
-    const count = perKind.get(candidate.kind) ?? 0;
-    if (seen.has(key) || count >= MAX_PER_KIND) continue;
-    seen.add(key);
-    perKind.set(candidate.kind, count + 1);
-    chosen.push(candidate);
-  }
-  return chosen;
 }

@@ -1,12 +1,19 @@
 import { isValidEmailSyntax } from "@/lib/providers/first-party/email/verification";
-import { parseHtml, visibleText } from "@/lib/providers/first-party/website/html";
+import { joomlaCloakedEmails } from "@/lib/providers/first-party/website/cms-email-cloaks";
+import { spelledOutEmails } from "@/lib/providers/first-party/website/email-obfuscations";
+import { parseHtml } from "@/lib/providers/first-party/website/html";
 import { allJsonLdNodes, jsonLdNodes, textList } from "@/lib/providers/first-party/website/json-ld";
+import { seamAwareMatcher } from "@/lib/providers/first-party/website/seam-matches";
+import { sharedDomainEmails } from "@/lib/providers/first-party/website/shared-domain-emails";
+import { textRuns } from "@/lib/providers/first-party/website/text-runs";
 
 /*
- * Email addresses a page publishes, however it spells them: mailto links, plain text, the usual hand-made disguises
- * ("name [at] domain [dot] com", HTML entities, an address split across tags), Cloudflare's email protection, and
- * schema.org `email` properties. Look-alikes that are not addresses (retina images such as "logo@2x.png", form
- * placeholders such as "you@example.com") are dropped.
+ * Email addresses a page publishes, exactly as a reader would take them down: mailto links, schema.org `email`
+ * properties, Cloudflare's and Joomla's email protection, plain text, and the disguises sites use (HTML entities, an
+ * address split across inline tags, "name [at] domain [dot] com" and its German and bracketed variants, local parts
+ * sharing one announced domain). Text is read run by run (see `textRuns`), so neighbouring elements never glue into
+ * an address no page prints. Look-alikes that are not addresses (retina images such as "logo@2x.png", form
+ * placeholders such as "you@example.com", package versions, handles) are dropped.
  */
 
 /** How the address was found, best first: a link or structured data is meant to be mailed; a disguise is less sure. */
@@ -65,47 +72,10 @@ const PLACEHOLDER_DOMAINS = new Set([
 /** A local part made only of a long hex run is a build hash or error-tracker key, not a mailbox. */
 const HEX_TOKEN = /^[0-9a-f]{24,}$/;
 
+/** An address as printed. Not after "@": "@jane@social.example" is a fediverse handle, not a mailbox. */
 const EMAIL_IN_TEXT =
-  /(?<![a-z0-9._%+-])[a-z0-9](?:[a-z0-9._%+-]{0,62}[a-z0-9_%+-])?@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?![a-z0-9-])/gi;
-
-// Disguises: "[at]", "(at)", "{at}", "<at>" or a bare " at " word; the same for "dot". Spaces only, not line breaks:
-// the parts of one address sit on one line.
-const SPACE = "[ \\t\\u00a0]";
-const BRACKETED_AT = `${SPACE}*[\\[({<]${SPACE}*at${SPACE}*[\\])}>]${SPACE}*`;
-const BRACKETED_DOT = `${SPACE}*[\\[({<]${SPACE}*dot${SPACE}*[\\])}>]${SPACE}*`;
-const WORD_AT = `${SPACE}+at${SPACE}+`;
-const WORD_DOT = `${SPACE}+dot${SPACE}+`;
-const DOT = `(?:${BRACKETED_DOT}|${WORD_DOT}|\\.)`;
-const OBFUSCATED = new RegExp(
-  `(?<![a-z0-9._%+-])([a-z0-9][a-z0-9._%+-]{0,63})(${BRACKETED_AT}|${WORD_AT})((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?${DOT})+[a-z]{2,24})(?![a-z0-9-])`,
-  "gi",
-);
-const ANY_DOT = new RegExp(`${BRACKETED_DOT}|${WORD_DOT}`, "gi");
-const HAS_SPELLED_DOT = new RegExp(`${BRACKETED_DOT}|${WORD_DOT}`, "i");
-/** Words that stand before " at " in ordinary prose ("reach us at …"); never read as a local part of a spelled-out address. */
-const PROSE_WORDS = new Set([
-  "us",
-  "me",
-  "we",
-  "you",
-  "him",
-  "her",
-  "them",
-  "it",
-  "look",
-  "find",
-  "reach",
-  "call",
-  "visit",
-  "email",
-  "mail",
-  "write",
-  "meet",
-  "contact",
-  "available",
-  "based",
-  "located",
-]);
+  /(?<![a-z0-9._%+@-])[a-z0-9](?:[a-z0-9._%+-]{0,62}[a-z0-9_%+-])?@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.){1,8}[a-z]{2,24}(?![a-z0-9-])/gi;
+const printedEmails = seamAwareMatcher(EMAIL_IN_TEXT);
 
 /** The address, normalised, when it is one we would mail; null otherwise. */
 export function acceptEmail(candidate: string): string | null {
@@ -170,24 +140,18 @@ export function extractEmails(html: string, pageUrl: string): FoundEmail[] {
   }
   for (const element of root.querySelectorAll("[data-cfemail]"))
     add(decodeCloudflareEmail(element.getAttribute("data-cfemail") ?? ""), "cfemail");
+  for (const cloaked of joomlaCloakedEmails(root)) add(acceptEmail(cloaked), "obfuscated");
 
-  const text = visibleText(root);
-  const markup = html.toLowerCase();
-  for (const match of text.matchAll(EMAIL_IN_TEXT)) {
-    const address = acceptEmail(match[0]);
-    // Visible but not in the markup as written: it was entity-encoded or split across tags to hide it from scrapers.
-    if (address !== null) add(address, markup.includes(address) ? "text" : "obfuscated");
+  const runs = textRuns(root);
+  // Visible but not in the markup as written: it was entity-encoded or split across tags to hide it from scrapers.
+  const inMarkup = new Set(Array.from(html.matchAll(EMAIL_IN_TEXT), ([address]) => address.toLowerCase()));
+  for (const run of runs) {
+    for (const [printed] of printedEmails(run)) {
+      const address = acceptEmail(printed);
+      if (address !== null) add(address, inMarkup.has(address) ? "text" : "obfuscated");
+    }
+    for (const spelled of spelledOutEmails(run)) add(acceptEmail(spelled), "obfuscated");
   }
-  for (const match of text.matchAll(OBFUSCATED)) add(spelledOut(match[1]!, match[2]!, match[3]!), "obfuscated");
+  for (const shared of sharedDomainEmails(runs)) add(acceptEmail(shared), "obfuscated");
   return [...found.values()];
-}
-
-/** "sales", " [at] ", "acme [dot] example" → "sales@acme.example", if that reading is believable. */
-function spelledOut(local: string, at: string, domain: string): string | null {
-  const plainWords = !/[[({<]/.test(at);
-  if (plainWords) {
-    // "… at acme.example" is prose ("find us at acme.example"); a spelled-out address also spells out its dots.
-    if (!HAS_SPELLED_DOT.test(domain) || PROSE_WORDS.has(local.toLowerCase())) return null;
-  }
-  return acceptEmail(`${local}@${domain.replace(ANY_DOT, ".")}`);
 }

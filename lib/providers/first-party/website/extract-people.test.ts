@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractPeople, splitName } from "@/lib/providers/first-party/website/extract-people";
+import { extractPeople } from "@/lib/providers/first-party/website/extract-people";
 import { readCompanySiteFile } from "@/test/fakes/company-sites";
 
 describe("extractPeople on the fixture sites", () => {
@@ -155,6 +155,16 @@ describe("extractPeople structures", () => {
     expect(extractPeople(twoNames, page)).toEqual([]);
   });
 
+  it("takes a title's first line, never the address printed under it", () => {
+    const card = (name: string, title: string, email: string) =>
+      `<div class="member"><h3>${name}</h3><p>${title}<br><a href="mailto:${email}">${email}</a></p></div>`;
+    const html = `<section>${card("Ada Quill", "Head of Sales", "ada@acme.example")}${card("Ben Marsh", "Registered Dental Hygienist", "ben@acme.example")}</section>`;
+    expect(extractPeople(html, page).map((person) => [person.fullName, person.jobTitle, person.email])).toEqual([
+      ["Ada Quill", "Head of Sales", "ada@acme.example"],
+      ["Ben Marsh", "Registered Dental Hygienist", "ben@acme.example"],
+    ]);
+  });
+
   it("does not take headings and features for people", () => {
     const html = `<div class="features"><div class="f"><h3>Our Team</h3><p class="title">Head of everything</p></div><div class="f"><h3>Get Started</h3><p class="title">Lead magnet</p></div></div>`;
     expect(extractPeople(html, page)).toEqual([]);
@@ -175,24 +185,5 @@ describe("extractPeople phone numbers", () => {
       extractPeople(html, "http://acme.example/team/").map((person) => [person.fullName, person.phone]),
     );
     expect(phones).toEqual({ "Ada Quill": "+1 555 0142", "Ben Marsh": null, "Cleo Park": "+49 30 5550 0100" });
-  });
-});
-
-describe("splitName", () => {
-  it.each([
-    ["Jordan Ellis", { fullName: "Jordan Ellis", firstName: "Jordan", lastName: "Ellis" }],
-    ["Dr. Hannah Schmidt", { fullName: "Hannah Schmidt", firstName: "Hannah", lastName: "Schmidt" }],
-    ["Mary Jane Watson-Parker", { fullName: "Mary Jane Watson-Parker", firstName: "Mary", lastName: "Watson-Parker" }],
-    ["J. Robert Oakes Jr.", { fullName: "J. Robert Oakes", firstName: "J", lastName: "Oakes" }],
-    ["Sam O'Neill, MBA", { fullName: "Sam O'Neill", firstName: "Sam", lastName: "O'Neill" }],
-    ["  Zoë   Åberg ", { fullName: "Zoë Åberg", firstName: "Zoë", lastName: "Åberg" }],
-    ["Jordan", null],
-    ["Meet The Team", null],
-    ["jordan ellis", null],
-    ["Call 555-0142 Now", null],
-    ["A B C D E F", null],
-    ["", null],
-  ])("%s", (text, expected) => {
-    expect(splitName(text)).toEqual(expected);
   });
 });

@@ -1,5 +1,5 @@
 import { type HTMLElement } from "node-html-parser";
-import { departmentFromTitle, seniorityFromTitle } from "@/lib/providers/first-party/email/job-title";
+import { isJobTitle } from "@/lib/providers/first-party/email/job-title";
 import { acceptEmail, extractEmails } from "@/lib/providers/first-party/website/extract-emails";
 import { classesOf, cleanText, parseHtml } from "@/lib/providers/first-party/website/html";
 import {
@@ -10,6 +10,7 @@ import {
   textProperty,
   typesOf,
 } from "@/lib/providers/first-party/website/json-ld";
+import { type PersonName, splitName } from "@/lib/providers/first-party/website/person-names";
 import { personLinkedin, twitterHandle } from "@/lib/providers/first-party/website/social";
 
 /*
@@ -36,161 +37,7 @@ export interface FoundPerson {
   pageUrl: string;
 }
 
-export interface PersonName {
-  fullName: string;
-  firstName: string;
-  lastName: string;
-}
-
-const HONORIFICS = new Set([
-  "dr",
-  "prof",
-  "professor",
-  "mr",
-  "mrs",
-  "ms",
-  "mx",
-  "miss",
-  "sir",
-  "dame",
-  "dipl-ing",
-  "dipl",
-  "ing",
-  "mag",
-  "herr",
-  "frau",
-]);
-const SUFFIXES = new Set(["jr", "sr", "ii", "iii", "iv", "phd", "md", "mba", "esq", "cpa", "msc", "bsc", "ma", "ba"]);
-/** Lower-case name particles that may sit inside a name ("Ana de la Cruz"). */
-const PARTICLES = new Set([
-  "van",
-  "von",
-  "de",
-  "der",
-  "den",
-  "da",
-  "di",
-  "del",
-  "della",
-  "la",
-  "le",
-  "du",
-  "dos",
-  "das",
-  "bin",
-  "ibn",
-  "al",
-  "ter",
-  "ten",
-  "zu",
-]);
-/** Words of headings and buttons that look like two capitalised names ("Our Team", "Get Started"). */
-const NOT_NAME_WORDS = new Set([
-  "our",
-  "the",
-  "team",
-  "about",
-  "contact",
-  "us",
-  "meet",
-  "get",
-  "in",
-  "touch",
-  "join",
-  "news",
-  "careers",
-  "career",
-  "jobs",
-  "services",
-  "products",
-  "product",
-  "read",
-  "more",
-  "learn",
-  "why",
-  "how",
-  "what",
-  "who",
-  "we",
-  "are",
-  "company",
-  "leadership",
-  "people",
-  "management",
-  "board",
-  "press",
-  "blog",
-  "home",
-  "privacy",
-  "policy",
-  "terms",
-  "legal",
-  "imprint",
-  "impressum",
-  "started",
-  "demo",
-  "book",
-  "request",
-  "sign",
-  "log",
-  "pricing",
-  "features",
-  "solutions",
-  "customers",
-  "partners",
-  "support",
-  "help",
-  "office",
-  "offices",
-  "and",
-  "for",
-  "with",
-  "of",
-  "open",
-  "positions",
-  "apply",
-  "now",
-  "view",
-  "all",
-  "see",
-  "follow",
-  "share",
-  "linkedin",
-  "twitter",
-  "email",
-  "phone",
-  "address",
-  "headquarters",
-  "founded",
-  "mission",
-  "values",
-  "story",
-  "history",
-  "investors",
-  "advisors",
-]);
-const NAME_TOKEN = /^\p{Lu}[\p{L}'’.-]*$/u;
-const MAX_NAME_LENGTH = 60;
 const MAX_TITLE_LENGTH = 100;
-
-/** A person's name split into first and last (first and final tokens), or null when the text is not a person's name. */
-export function splitName(text: string | null | undefined): PersonName | null {
-  const cleaned = cleanText(text);
-  if (cleaned === null || cleaned.length > MAX_NAME_LENGTH || /[\d@|/:;!?()[\]{}<>"“”]/.test(cleaned)) return null;
-  // "Hannah Schmidt, PhD": what follows a comma is a suffix or a title, not part of the name.
-  let tokens = cleaned.split(",")[0]!.trim().split(" ");
-  const bare = (token: string) => token.toLowerCase().replace(/[.’']/g, "");
-  while (tokens.length > 0 && HONORIFICS.has(bare(tokens[0]!))) tokens = tokens.slice(1);
-  while (tokens.length > 0 && SUFFIXES.has(bare(tokens[tokens.length - 1]!))) tokens = tokens.slice(0, -1);
-  if (tokens.length < 2 || tokens.length > 5) return null;
-  const first = tokens[0]!;
-  const last = tokens[tokens.length - 1]!;
-  if (!NAME_TOKEN.test(first) || !NAME_TOKEN.test(last)) return null;
-  if (!tokens.every((token) => NAME_TOKEN.test(token) || PARTICLES.has(token))) return null;
-  if (tokens.some((token) => NOT_NAME_WORDS.has(bare(token)))) return null;
-  if (!tokens.some((token) => token.replace(/[.’'-]/g, "").length >= 2)) return null;
-  return { fullName: tokens.join(" "), firstName: first.replace(/\.$/, ""), lastName: last };
-}
 
 export function extractPeople(html: string, pageUrl: string): FoundPerson[] {
   const root = parseHtml(html);
@@ -332,20 +179,20 @@ function telephoneNumber(href: string): string | null {
 function titleIn(card: HTMLElement, nameElement: HTMLElement): string | null {
   for (const element of card.querySelectorAll(TITLE_ELEMENTS)) {
     if (element === nameElement || contains(element, nameElement) || contains(nameElement, element)) continue;
-    const text = cleanText(element.text);
+    const text = firstLine(element);
     if (text !== null && text.length <= MAX_TITLE_LENGTH) return text;
   }
   // Simple cards put the title in the next element with text (<h3>Name</h3><p>Title</p>, or after a <br>).
-  let next = nameElement.nextElementSibling;
-  while (next !== null && cleanText(next.text) === null) next = next.nextElementSibling;
-  const text = next === null ? null : cleanText(next.text);
-  if (
-    text !== null &&
-    text.length <= MAX_TITLE_LENGTH &&
-    (seniorityFromTitle(text) !== null || departmentFromTitle(text) !== null)
-  )
-    return text;
-  return null;
+  let next = nameElement.nextElementSibling ?? null;
+  while (next !== null && cleanText(next.text) === null) next = next.nextElementSibling ?? null;
+  const text = next === null ? null : firstLine(next);
+  return text !== null && text.length <= MAX_TITLE_LENGTH && isJobTitle(text) ? text : null;
+}
+
+/** The element's first line of text ("Title<br>address" → "Title"), unless it is an address. */
+function firstLine(element: HTMLElement): string | null {
+  const line = cleanText(element.structuredText.split("\n").find((text) => cleanText(text) !== null));
+  return line === null || line.includes("@") || line.includes("[email") ? null : line;
 }
 
 function contains(ancestor: HTMLElement, element: HTMLElement): boolean {

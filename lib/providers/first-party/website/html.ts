@@ -1,21 +1,23 @@
 import { type HTMLElement, parse } from "node-html-parser";
+import { textRuns } from "@/lib/providers/first-party/website/text-runs";
 
 /*
  * The HTML helpers the website extractors share. Extractors are pure functions of (html, pageUrl): each parses its
  * own tree, so one may strip scripts or rewrite nodes without affecting another.
  */
 
-/** Elements whose text no visitor reads. */
-const INVISIBLE = "script, style, noscript, template, svg, iframe, head";
-
 export function parseHtml(html: string): HTMLElement {
   return parse(html, { comment: false, lowerCaseTagName: false });
 }
 
-/** The visible text, block elements on their own lines, entities decoded. Removes invisible elements from `root`. */
+/**
+ * The visible text, entities decoded, one line per run of text a reader sees unbroken (see `textRuns`): blocks, table
+ * cells, `<br>` and links start a new line, so neighbouring elements never run together into one word.
+ */
 export function visibleText(root: HTMLElement): string {
-  for (const element of root.querySelectorAll(INVISIBLE)) element.remove();
-  return root.structuredText;
+  return textRuns(root)
+    .map((run) => run.text)
+    .join("\n");
 }
 
 /** Collapses runs of whitespace (including non-breaking spaces) and trims; null for what is then empty. */

@@ -21,6 +21,23 @@ describe("pageKindOf", () => {
     ["/legal/privacy/", "", "legal"],
     ["/datenschutz.html", "", "legal"],
     ["/private/board/", "Board & leadership portal", "team"],
+    ["/ueber-uns/vorstand/", "", "team"],
+    ["/faculty-directory/", "", "team"],
+    ["/ansprechpartner.html", "", "team"],
+    ["/unternehmen/standorte/", "", "locations"],
+    ["/showroom-hamburg/", "", "locations"],
+    ["/x/", "Our offices", "locations"],
+    ["/abteilungen/einkauf/", "", "department"],
+    ["/departments/", "", "department"],
+    ["/veranstaltungen/", "", "events"],
+    ["/security/", "", "security"],
+    ["/product-recalls/", "Product Safety & Recalls", "security"],
+    ["/wholesale/", "", "department"],
+    ["/plan-your-visit/", "", "locations"],
+    ["/responsible-disclosure/", "", "security"],
+    ["/datenschutzerklaerung/", "", "legal"],
+    ["/contactez-nous/", "", "contact"],
+    ["/chi-siamo/", "", "about"],
     ["/p/123", "Get in touch", "contact"],
     ["/contactless-payments/", "", "other"],
     ["/teamwork-features", "", "other"],
@@ -33,6 +50,7 @@ describe("pageKindOf", () => {
     expect(looksLikeHtmlPage(new URL("http://acme.example/press/kit.pdf"))).toBe(false);
     expect(looksLikeHtmlPage(new URL("http://acme.example/team/index.html"))).toBe(true);
     expect(looksLikeHtmlPage(new URL("http://acme.example/team/"))).toBe(true);
+    expect(looksLikeHtmlPage(new URL("http://acme.example/team/jane.vcf"))).toBe(false);
   });
 });
 

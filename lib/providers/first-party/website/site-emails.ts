@@ -1,14 +1,15 @@
 import { getDomain } from "tldts";
 import type { EmailRecord } from "@/lib/providers/fields/domain-emails";
-import { emailType } from "@/lib/providers/first-party/email/classify-email";
-import {
-  emailFromPattern,
-  inferEmailPattern,
-  patternsForAddress,
-  type EmailPatternSample,
-} from "@/lib/providers/first-party/email/email-pattern";
+import { inferEmailPattern, type EmailPatternSample } from "@/lib/providers/first-party/email/email-pattern";
 import { departmentFromTitle, seniorityFromTitle } from "@/lib/providers/first-party/email/job-title";
 import { emailVerification } from "@/lib/providers/first-party/email/verification";
+import { addressContexts } from "@/lib/providers/first-party/website/address-context";
+import {
+  type AddressOwner,
+  type NamedCandidate,
+  type OwnerEvidence,
+  ownerOf,
+} from "@/lib/providers/first-party/website/address-owners";
 import type { SiteCrawl } from "@/lib/providers/first-party/website/crawl-site";
 import { extractEmails, type EmailEvidence } from "@/lib/providers/first-party/website/extract-emails";
 import {
@@ -17,13 +18,19 @@ import {
   type OrganizationFacts,
   type OrganizationPage,
 } from "@/lib/providers/first-party/website/extract-organization";
-import { extractPeople, mergePeople, type FoundPerson } from "@/lib/providers/first-party/website/extract-people";
+import {
+  extractPeople,
+  mergePeople,
+  personKey,
+  type FoundPerson,
+} from "@/lib/providers/first-party/website/extract-people";
 
 /*
  * The email addresses a company's own site publishes, as domain-emails records: only addresses at the company's
- * registrable domain (subdomains included), each tied to the person it belongs to when the site names them. From the
- * personal addresses whose owners we know, the company's address format is inferred; people the site names without an
- * address then get the address that format gives them, with a confidence below any address we actually saw.
+ * registrable domain (subdomains included) that its pages print, link or disguise — never one we built. Each is typed
+ * on evidence and tied to the person printed beside it or named for it (address-owners.ts); from the personal
+ * addresses whose owners' names they spell, the company's address format is inferred. People's addresses built from
+ * that format are for people/email (people-email.ts), which says they are guesses.
  */
 
 export interface SiteEmails {
@@ -31,6 +38,7 @@ export interface SiteEmails {
   organization: OrganizationFacts;
   emails: EmailRecord[];
   pattern: { pattern: string; confidence: number } | null;
+  /** Everyone the site names: team cards, JSON-LD, and the people printed beside its addresses. */
   people: FoundPerson[];
 }
 
@@ -48,21 +56,26 @@ const EVIDENCE_CONFIDENCE: Record<EmailEvidence, number> = {
   cfemail: 80,
   obfuscated: 75,
 };
-/** An address the site ties to a named person is more surely that person's, and in use. */
-const NAMED_PERSON_BONUS = 5;
+/** An address whose owner the site shows is more surely in use; more so when the local part spells their name. */
+const OWNER_BONUS: Record<OwnerEvidence, number> = {
+  "name-beside": 5,
+  "name-on-site": 3,
+  "role-holder": 0,
+  none: 0,
+};
 /** Each further page that shows the address, up to a few. */
 const PER_EXTRA_PAGE = 1;
 const MAX_EXTRA_PAGES_BONUS = 4;
 const MAX_SEEN_CONFIDENCE = 99;
-/** Addresses built from the pattern: only from a pattern at least this sure, and never as sure as a seen one. */
-const MIN_PATTERN_CONFIDENCE = 0.5;
-const DERIVED_SCALE = 75;
-const MAX_DERIVED_CONFIDENCE = 70;
 
 interface SeenAddress {
   address: string;
   evidence: EmailEvidence;
   sources: { uri: string; extractedOn: string }[];
+  /** People printed beside it, with the page. */
+  beside: (NamedCandidate & { pageUrl: string })[];
+  /** For each place it is printed, the heading above it that names no person. */
+  headings: (string | null)[];
 }
 
 export function collectSiteEmails(crawl: SiteCrawl, options: CollectSiteEmailsOptions): SiteEmails {
@@ -70,65 +83,93 @@ export function collectSiteEmails(crawl: SiteCrawl, options: CollectSiteEmailsOp
   const seen = new Map<string, SeenAddress>();
   const foundPeople: FoundPerson[] = [];
   const organizationPages: OrganizationPage[] = [];
-  const dayOf = new Map<string, string>();
 
   for (const page of crawl.pages) {
     const extractedOn = page.fetchedAt.slice(0, 10);
-    dayOf.set(page.url, extractedOn);
     organizationPages.push({ kind: page.kind, facts: extractOrganization(page.html, page.url) });
     foundPeople.push(...extractPeople(page.html, page.url));
-    for (const found of extractEmails(page.html, page.url)) {
-      if (!isAtSite(found.address, site)) continue;
-      const known = seen.get(found.address) ?? { address: found.address, evidence: found.evidence, sources: [] };
-      if (EVIDENCE_CONFIDENCE[found.evidence] > EVIDENCE_CONFIDENCE[known.evidence]) known.evidence = found.evidence;
+    const found = extractEmails(page.html, page.url).filter((email) => isAtSite(email.address, site));
+    for (const { address, evidence } of found) {
+      const known = seen.get(address) ?? { address, evidence, sources: [], beside: [], headings: [] };
+      if (EVIDENCE_CONFIDENCE[evidence] > EVIDENCE_CONFIDENCE[known.evidence]) known.evidence = evidence;
       if (!known.sources.some((source) => source.uri === page.url)) known.sources.push({ uri: page.url, extractedOn });
-      seen.set(found.address, known);
+      seen.set(address, known);
+    }
+    const contexts = addressContexts(
+      page.html,
+      found.map((email) => email.address),
+      page.url,
+    );
+    for (const [address, list] of contexts) {
+      const known = seen.get(address)!;
+      for (const { name, position, heading } of list) {
+        if (name !== null) known.beside.push({ name, position, pageUrl: page.url });
+        known.headings.push(heading);
+      }
     }
   }
 
   const people = mergePeople(foundPeople);
-  const owners = new Map<string, FoundPerson>();
-  for (const { address } of seen.values()) {
-    if (emailType(address) !== "personal") continue;
-    const owner = ownerOf(address, people);
-    if (owner !== null) owners.set(address, owner);
+  const byKey = new Map(people.map((person) => [personKey(person.fullName), person]));
+  const onSite: NamedCandidate[] = [
+    ...people.map((person) => ({ name: person, position: person.jobTitle })),
+    ...[...seen.values()].flatMap((entry) => entry.beside),
+  ];
+  const owners = new Map<string, AddressOwner>();
+  for (const entry of seen.values()) {
+    const stated = people
+      .filter((person) => person.email === entry.address)
+      .map((person) => ({ name: person, position: person.jobTitle }));
+    owners.set(entry.address, ownerOf(entry.address, [...stated, ...entry.beside], onSite));
   }
-  const samples: EmailPatternSample[] = [...owners].map(([email, person]) => ({
-    email,
-    firstName: person.firstName,
-    lastName: person.lastName,
-  }));
+
+  const samples: EmailPatternSample[] = [...owners].flatMap(([email, owner]) =>
+    owner.type === "personal" && owner.showsPattern && owner.holder !== null
+      ? [{ email, firstName: owner.holder.name.firstName, lastName: owner.holder.name.lastName }]
+      : [],
+  );
   const inferred = inferEmailPattern(samples, site);
 
   const emails: EmailRecord[] = [...seen.values()].map((entry) => {
-    const owner = owners.get(entry.address) ?? null;
+    const owner = owners.get(entry.address)!;
     const extraPages = Math.min(MAX_EXTRA_PAGES_BONUS, (entry.sources.length - 1) * PER_EXTRA_PAGE);
-    const confidence = EVIDENCE_CONFIDENCE[entry.evidence] + (owner === null ? 0 : NAMED_PERSON_BONUS) + extraPages;
-    return record(entry.address, Math.min(MAX_SEEN_CONFIDENCE, confidence), owner, entry.sources, options);
+    const confidence = EVIDENCE_CONFIDENCE[entry.evidence] + OWNER_BONUS[owner.evidence] + extraPages;
+    const person = owner.holder === null ? null : (byKey.get(personKey(owner.holder.name.fullName)) ?? null);
+    return record(entry, Math.min(MAX_SEEN_CONFIDENCE, confidence), owner, person, options);
   });
-
-  if (inferred !== null && inferred.confidence >= MIN_PATTERN_CONFIDENCE) {
-    const withAddress = new Set(owners.values());
-    const confidence = Math.min(MAX_DERIVED_CONFIDENCE, Math.round(inferred.confidence * DERIVED_SCALE));
-    for (const person of people) {
-      if (withAddress.has(person)) continue;
-      const address = emailFromPattern(inferred.pattern, person.firstName, person.lastName, site);
-      if (address === null || seen.has(address) || emails.some((email) => email.value === address)) continue;
-      const source = {
-        uri: person.pageUrl,
-        extractedOn: dayOf.get(person.pageUrl) ?? options.now.toISOString().slice(0, 10),
-      };
-      emails.push(record(address, confidence, person, [source], options));
-    }
-  }
-
   emails.sort((a, b) => b.confidence - a.confidence || a.value.localeCompare(b.value));
+
   return {
     organization: mergeOrganizations(organizationPages),
     emails,
     pattern: inferred === null ? null : { pattern: inferred.pattern, confidence: inferred.confidence },
-    people,
+    people: mergePeople([...foundPeople, ...peopleBesideAddresses(seen, owners)]),
   };
+}
+
+/** The people printed beside the site's addresses, each with the address that is theirs (a role mailbox is not). */
+function peopleBesideAddresses(seen: Map<string, SeenAddress>, owners: Map<string, AddressOwner>): FoundPerson[] {
+  return [...seen.values()].flatMap((entry) => {
+    const owner = owners.get(entry.address)!;
+    const printed = entry.beside.find(
+      (candidate) =>
+        owner.holder !== null && personKey(candidate.name.fullName) === personKey(owner.holder.name.fullName),
+    );
+    if (owner.holder === null || printed === undefined) return [];
+    return [
+      {
+        ...owner.holder.name,
+        jobTitle: owner.holder.position ?? printed.position,
+        email: owner.type === "personal" ? entry.address : null,
+        linkedin: null,
+        twitter: null,
+        phone: null,
+        // Printed with their details on a page, as a team card prints them.
+        evidence: "team-card" as const,
+        pageUrl: printed.pageUrl,
+      },
+    ];
+  });
 }
 
 /** At the company's registrable domain or one of its subdomains (mail.acme.example), never another site. */
@@ -137,42 +178,39 @@ function isAtSite(address: string, site: string): boolean {
   return getDomain(domain) === site;
 }
 
-/** The person the site gives this address, else the one person whose name makes it under a known format. */
-function ownerOf(address: string, people: readonly FoundPerson[]): FoundPerson | null {
-  const stated = people.find((person) => person.email === address);
-  if (stated !== undefined) return stated;
-  const fitting = people.filter((person) => patternsForAddress(address, person.firstName, person.lastName).length > 0);
-  return fitting.length === 1 ? fitting[0]! : null;
-}
-
 function record(
-  address: string,
+  entry: SeenAddress,
   confidence: number,
+  owner: AddressOwner,
   person: FoundPerson | null,
-  sources: EmailRecord["sources"],
   options: CollectSiteEmailsOptions,
 ): EmailRecord {
-  const type = emailType(address);
-  // A role mailbox's name often says its department (sales@, support@, press@).
+  const { address, sources } = entry;
+  const position = owner.holder?.position ?? person?.jobTitle ?? null;
+  // A role mailbox's name often says its department (sales@, support@, press@), or the heading it is printed under.
   const roleWords = address.slice(0, address.indexOf("@")).replace(/[._-]+/g, " ");
+  const department =
+    departmentFromTitle(position) ??
+    (owner.type === "generic" ? (departmentFromTitle(roleWords) ?? departmentOfHeadings(entry.headings)) : null);
   return {
     value: address,
-    type,
+    type: owner.type,
     confidence,
-    firstName: person?.firstName ?? null,
-    lastName: person?.lastName ?? null,
-    position: person?.jobTitle ?? null,
-    seniority: seniorityFromTitle(person?.jobTitle),
-    department:
-      person !== null
-        ? departmentFromTitle(person.jobTitle)
-        : type === "generic"
-          ? departmentFromTitle(roleWords)
-          : null,
+    firstName: owner.holder?.name.firstName ?? null,
+    lastName: owner.holder?.name.lastName ?? null,
+    position,
+    seniority: seniorityFromTitle(position),
+    department,
     linkedin: person?.linkedin ?? null,
     twitter: person?.twitter ?? null,
     phoneNumber: null,
     sources,
     verification: emailVerification({ address, domainHasMx: options.domainHasMx, now: options.now }),
   };
+}
+
+/** The department every place the address is printed is headed by ("Accounts Payable" → finance), else null. */
+function departmentOfHeadings(headings: readonly (string | null)[]): string | null {
+  const departments = new Set(headings.map(departmentFromTitle));
+  return departments.size === 1 ? [...departments][0]! : null;
 }
