@@ -763,9 +763,11 @@ describe("after the storm", () => {
         fx.before.subscription -
         fx.before.purchased,
     );
-    expect(-moved).toBe(
-      entries.filter((entry) => entry.keyMode === "live").reduce((sum, entry) => sum + entry.costCents, 0),
-    );
+    // What moved is what live calls cost (a sum, not a negation: a storm that charged nothing moved -0).
+    const charged = entries
+      .filter((entry) => entry.keyMode === "live")
+      .reduce((sum, entry) => sum + entry.costCents, 0);
+    expect(moved + charged).toBe(0);
     for (const entry of entries) {
       expect(entry.subscriptionRemainingCents).toBeGreaterThanOrEqual(0);
       expect(entry.purchasedBalanceCents).toBeGreaterThanOrEqual(0);

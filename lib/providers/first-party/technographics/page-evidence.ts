@@ -1,4 +1,5 @@
 import { type HTMLElement, parse } from "node-html-parser";
+import { withinNestingLimit } from "@/lib/providers/first-party/website/html-nesting";
 import type { EngineItems } from "./fingerprint-engine";
 import { textOf } from "./element-text";
 
@@ -132,7 +133,10 @@ export function mergeEvidence(pages: readonly PageEvidence[]): PageEvidence {
 
 function parseTree(html: string): HTMLElement {
   // Comments stay in `html` (editors sign pages there) but out of the tree, whose text the dom checks read.
-  return parse(html, { comment: false, blockTextElements: { script: true, noscript: true, style: true, pre: true } });
+  return parse(withinNestingLimit(html), {
+    comment: false,
+    blockTextElements: { script: true, noscript: true, style: true, pre: true },
+  });
 }
 
 function addScriptSource(sources: Map<string, string>, src: string, base: string): void {

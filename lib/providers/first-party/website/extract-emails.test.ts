@@ -219,6 +219,16 @@ describe("extractEmails obfuscations seen in the wild", () => {
     expect(found(html)).toEqual([["kasse@verein.example", "obfuscated"]]);
   });
 
+  it("decodes TYPO3's shifted mailto tokens, whatever shift the site set", () => {
+    const html = `<p><a href="#" data-mailto-token="ocknvq,ugmtgvctkcvBxgtgkp0gzcorng" data-mailto-vector="2">Sekretariat</a>
+      <a href="javascript:linkTo_UnCryptMailto('jxfiql7grdbkaXsbobfk+buxjmib');">Jugendwart</a>
+      <a href="#" data-mailto-token="not a token at all">x</a></p>`;
+    expect(found(html).sort()).toEqual([
+      ["jugend@verein.example", "obfuscated"],
+      ["sekretariat@verein.example", "obfuscated"],
+    ]);
+  });
+
   it("decodes Joomla 3's cloaking script", () => {
     const html = `<p>E-Mail: <span id="cloak4f2a9c">Diese E-Mail-Adresse ist vor Spambots geschützt!</span>
       <script type="text/javascript">

@@ -1,4 +1,5 @@
 import { type HTMLElement, parse } from "node-html-parser";
+import { withinNestingLimit } from "@/lib/providers/first-party/website/html-nesting";
 import { textRuns } from "@/lib/providers/first-party/website/text-runs";
 
 /*
@@ -7,7 +8,7 @@ import { textRuns } from "@/lib/providers/first-party/website/text-runs";
  */
 
 export function parseHtml(html: string): HTMLElement {
-  return parse(html, { comment: false, lowerCaseTagName: false });
+  return parse(withinNestingLimit(html), { comment: false, lowerCaseTagName: false });
 }
 
 /**
