@@ -17,7 +17,7 @@ describe("nameSpellings", () => {
     ["Łukasz", ["lukasz"]],
     ["O'Neill", ["oneill"]],
     ["O’Neill", ["oneill"]],
-    ["van Dijk", ["vandijk"]],
+    ["van Dijk", ["vandijk", "dijk"]],
     ["Smith-Jones", ["smith-jones", "smithjones"]],
     ["  ", []],
     ["李", []],

@@ -8,7 +8,8 @@ import { isValidEmailSyntax } from "@/lib/providers/first-party/email/verificati
  * Names become ASCII the way mail administrators usually make them: lower-cased, accents dropped (José → jose,
  * Müller → muller), letters without a decomposition spelled out (ß → ss, æ → ae, ø → o, ł → l), apostrophes, dots
  * and spaces removed (O'Neill → oneill, van Dijk → vandijk). Some spellings are also *recognised* but never *built*:
- * German umlauts as ae/oe/ue (mueller), double-barrelled names without their hyphen (smithjones) and the short forms
+ * German umlauts as ae/oe/ue (mueller), double-barrelled names without their hyphen (smithjones), a surname with
+ * particles by its last word (van der Linden → linden) and the short forms
  * of a given name (Christopher → chris.coyle). Built addresses keep the hyphen and drop the accent, the most common
  * choice. A name printed as an initial ("J. Oakes") cannot tell {first} from {f}: it counts as {f}.
  */
@@ -71,7 +72,13 @@ function isEmailPattern(pattern: string): pattern is EmailPattern {
 /** The ASCII spellings of one name, the one we build addresses with first. Empty when nothing is left. */
 export function nameSpellings(name: string): string[] {
   const lower = name.normalize("NFC").trim().toLowerCase();
-  const spellings = [lower, lower.replace(/[äöü]/g, (letter) => GERMAN_UMLAUTS[letter]!)].map((spelling) =>
+  // A surname with particles ("van der Linden") is also recognised by its last word alone (linden@).
+  const lastWord = lower.includes(" ") ? [lower.slice(lower.lastIndexOf(" ") + 1)] : [];
+  const written = [lower, ...lastWord];
+  const spellings = [
+    ...written,
+    ...written.map((spelling) => spelling.replace(/[äöü]/g, (letter) => GERMAN_UMLAUTS[letter]!)),
+  ].map((spelling) =>
     spelling
       .replace(/[ßæœøđðþłı]/g, (letter) => SPELLED_OUT[letter]!)
       .normalize("NFD")

@@ -1,8 +1,10 @@
 import { type HTMLElement } from "node-html-parser";
-import { extractEmails } from "@/lib/providers/first-party/website/extract-emails";
+import type { CloakedAddress } from "@/lib/providers/first-party/website/cms-email-cloaks";
+import { acceptEmail, extractEmails } from "@/lib/providers/first-party/website/extract-emails";
 
 /*
- * Where on a page an address is printed: the links that mail it (mailto:, Cloudflare's protected links and spans) and
+ * Where on a page an address is printed: the links that mail it (mailto:, Cloudflare's protected links and spans, the
+ * places Joomla's and TYPO3's cloaking fill in) and
  * the innermost elements whose text spells it, plainly or disguised ("jane(at)club(dot)example", "jane [at] …", an
  * address split across tags), or as a bare local part in prose that names the shared domain once ("write to legal@").
  * extract-emails decides which addresses a page has; this only finds where they sit, to read what is printed beside.
@@ -37,8 +39,16 @@ export interface Mention {
 
 const LINKS = "a[href^='mailto:' i], a[href*='/cdn-cgi/l/email-protection' i], [data-cfemail]";
 
-/** Every place on the page (a tree with invisible elements removed) that prints one of `addresses`. */
-export function findMentions(root: HTMLElement, addresses: readonly string[], pageUrl: string): Map<string, Mention[]> {
+/**
+ * Every place on the page (a tree with invisible elements removed) that prints one of `addresses`; `cloaked`: the
+ * page's CMS-cloaked addresses, read before its scripts were removed.
+ */
+export function findMentions(
+  root: HTMLElement,
+  addresses: readonly string[],
+  pageUrl: string,
+  cloaked: readonly CloakedAddress[],
+): Map<string, Mention[]> {
   const mentions = new Map<string, Mention[]>(addresses.map((address) => [address, []]));
   const links: HTMLElement[] = [];
   for (const element of root.querySelectorAll(LINKS)) {
@@ -47,6 +57,13 @@ export function findMentions(root: HTMLElement, addresses: readonly string[], pa
     links.push(link);
     for (const { address } of extractEmails(link.outerHTML, pageUrl))
       mentions.get(address)?.push({ element: link, isLink: true });
+  }
+  // A CMS's cloaked address stands where its script puts it: its span, custom element or link.
+  for (const { address, element } of cloaked) {
+    const accepted = acceptEmail(address);
+    if (accepted === null || links.includes(element)) continue;
+    links.push(element);
+    mentions.get(accepted)?.push({ element, isLink: true });
   }
   const textOf = cachedText();
   for (const address of addresses) {

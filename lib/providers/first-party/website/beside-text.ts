@@ -62,7 +62,7 @@ const PROSE_WORDS = new Set(
   ),
 );
 /** Prose, not a heading or a title ("contact Jane Doe at", "Or talk to our Events Manager"). */
-const isProse = (part: string) => part.split(" ").some((word) => PROSE_WORDS.has(word));
+const isProse = (part: string) => part.split(" ").some((word) => PROSE_WORDS.has(word.toLowerCase()));
 
 /** A name in prose: the run of two to four words nearest the address that reads as a name. */
 function nameWithin(part: string, nearEnd: boolean): PersonName | null {
@@ -85,7 +85,10 @@ function nameWithin(part: string, nearEnd: boolean): PersonName | null {
  * Manager" → "Events Manager").
  */
 export function asPosition(text: string | null | undefined, besideName: boolean): string | null {
-  let cleaned = cleanText(text?.replace(/^[\s.,;:–—-]+|[\s:,;–—-]+$/g, ""));
+  // "Our head brewer": the possessive is the site speaking, not part of the title.
+  let cleaned = cleanText(
+    text?.replace(/^[\s.,;:–—-]+|[\s:,;–—-]+$/g, "").replace(/^(?:our|unser(?:e|er)?|notre|nos|onze)\s+/i, ""),
+  );
   if (cleaned === null || cleaned.length > MAX_POSITION_LENGTH) return null;
   // An ordinal starts German offices ("1. Vorsitzender"); other digits are phone numbers and dates.
   if (/[@:\d]/.test(cleaned.replace(/^\d{1,2}\.\s/, "")) || cleaned.includes("[email")) return null;

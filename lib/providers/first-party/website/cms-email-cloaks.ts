@@ -14,37 +14,78 @@ import { parseHtml } from "@/lib/providers/first-party/website/html";
  */
 
 /** One `addy…` assignment: its variable and the quoted pieces it appends (JS string concatenation, no escapes). */
-const ADDY_ASSIGNMENT = /\b(addy[0-9a-f]+)\s*=\s*(?:addy[0-9a-f]+\s*\+\s*)?((?:'[^'\n]{0,200}'\s*\+?\s*){1,20});/gi;
+const ADDY_ASSIGNMENT = /\baddy([0-9a-f]+)\s*=\s*(?:addy[0-9a-f]+\s*\+\s*)?((?:'[^'\n]{0,200}'\s*\+?\s*){1,20});/gi;
 const QUOTED = /'([^'\n]*)'/g;
 
-export function joomlaCloakedEmails(root: HTMLElement): string[] {
-  const hiddenMail = root.querySelectorAll("joomla-hidden-mail[is-email='1']").flatMap((element) => {
-    const local = fromBase64(element.getAttribute("first"));
-    const domain = fromBase64(element.getAttribute("last"));
-    return local === null || domain === null ? [] : [`${local}@${domain}`];
-  });
-  const scripts = root
-    .querySelectorAll("script")
-    .flatMap((script) => (script.rawText.includes("addy") ? classicCloaks(script.rawText) : []));
-  return [...hiddenMail, ...scripts];
+/** A cloaked address and the element that stands where a browser shows it (what is printed beside it is its context). */
+export interface CloakedAddress {
+  address: string;
+  element: HTMLElement;
 }
 
-export function typo3CloakedEmails(root: HTMLElement): string[] {
-  const tokens = root
-    .querySelectorAll("a[data-mailto-token], a[href^='javascript:linkTo_UnCryptMailto']")
-    .map(
-      (anchor) =>
-        anchor.getAttribute("data-mailto-token") ??
-        /linkTo_UnCryptMailto\(\s*(?:%27|')([^'%]{1,400})/.exec(anchor.getAttribute("href") ?? "")?.[1] ??
-        "",
-    );
-  return tokens.flatMap((token) => {
-    for (let shift = -TYPO3_MAX_SHIFT; shift <= TYPO3_MAX_SHIFT; shift++) {
-      const decoded = shiftTypo3(token, shift);
-      if (decoded.startsWith("mailto:")) return [decoded.slice("mailto:".length).split("?")[0]!];
-    }
-    return [];
+/** Every address the page hides behind Joomla's or TYPO3's cloaking, or in a `mailto:` link a script writes. */
+export function cmsCloakedAddresses(root: HTMLElement): CloakedAddress[] {
+  return [...joomlaHiddenMail(root), ...joomlaCloakScripts(root), ...typo3Tokens(root), ...scriptWrittenMailto(root)];
+}
+
+/** A string concatenation seam in a script: `'mai' + 'lto:'`, `"info" + "&#64;"`. */
+const CONCATENATION = /(['"])\s*\+\s*\1/g;
+const MAILTO_IN_SCRIPT = /mai(?:&#108;|l)to:([^'"<>\s?]{3,200})/gi;
+
+/**
+ * The hand-made kind: `document.write('<a href="mai' + 'lto:' + 'info' + '&#64;' + 'club.example">…')`. Only the
+ * target of a `mailto:` the script writes counts, never any address-like string in a script (bundles hold many).
+ */
+function scriptWrittenMailto(root: HTMLElement): CloakedAddress[] {
+  return root
+    .querySelectorAll("script:not([src])")
+    .filter((script) => /document\.write|innerHTML|mai/i.test(script.rawText) && !script.rawText.includes("addy"))
+    .flatMap((script) => {
+      const joined = script.rawText.replace(CONCATENATION, "");
+      return Array.from(joined.matchAll(MAILTO_IN_SCRIPT), ([, target]) => ({
+        // Entities decoded ("info&#64;club.example").
+        address: parseHtml(target!).text,
+        element: script.parentNode ?? script,
+      }));
+    });
+}
+
+function joomlaHiddenMail(root: HTMLElement): CloakedAddress[] {
+  return root.querySelectorAll("joomla-hidden-mail[is-email='1']").flatMap((element) => {
+    const local = fromBase64(element.getAttribute("first"));
+    const domain = fromBase64(element.getAttribute("last"));
+    return local === null || domain === null ? [] : [{ address: `${local}@${domain}`, element }];
   });
+}
+
+/** Joomla 3: the script fills `<span id="cloak<id>">` with the address it builds in `addy<id>`. */
+function joomlaCloakScripts(root: HTMLElement): CloakedAddress[] {
+  return root
+    .querySelectorAll("script")
+    .filter((script) => script.rawText.includes("addy"))
+    .flatMap((script) =>
+      [...classicCloaks(script.rawText)].map(([id, address]) => ({
+        address,
+        element: root.querySelector(`#cloak${id}`) ?? script.parentNode ?? script,
+      })),
+    );
+}
+
+function typo3Tokens(root: HTMLElement): CloakedAddress[] {
+  return root
+    .querySelectorAll("a[data-mailto-token], a[href^='javascript:linkTo_UnCryptMailto']")
+    .flatMap((element) => {
+      const token =
+        element.getAttribute("data-mailto-token") ??
+        /linkTo_UnCryptMailto\(\s*(?:%27|')([^'%]{1,400})/.exec(element.getAttribute("href") ?? "")?.[1] ??
+        "";
+      for (let shift = -TYPO3_MAX_SHIFT; shift <= TYPO3_MAX_SHIFT; shift++) {
+        const decoded = shiftTypo3(token, shift);
+        if (decoded.startsWith("mailto:"))
+          return [{ address: decoded.slice("mailto:".length).split("?")[0]!, element }];
+      }
+      return [];
+    });
 }
 
 const TYPO3_MAX_SHIFT = 10;
@@ -66,13 +107,14 @@ function shiftTypo3(token: string, shift: number): string {
   }).join("");
 }
 
-function classicCloaks(script: string): string[] {
-  const addresses = new Map<string, string>();
-  for (const [, variable, pieces] of script.matchAll(ADDY_ASSIGNMENT)) {
+/** The addresses a cloaking script builds, by the id its `addy<id>` variable and its `cloak<id>` span share. */
+function classicCloaks(script: string): Map<string, string> {
+  const encoded = new Map<string, string>();
+  for (const [, id, pieces] of script.matchAll(ADDY_ASSIGNMENT)) {
     const text = Array.from(pieces!.matchAll(QUOTED), ([, piece]) => piece).join("");
-    addresses.set(variable!, (addresses.get(variable!) ?? "") + text);
+    encoded.set(id!, (encoded.get(id!) ?? "") + text);
   }
-  return [...addresses.values()].map((encoded) => parseHtml(encoded).text);
+  return new Map([...encoded].map(([id, text]) => [id, parseHtml(text).text]));
 }
 
 function fromBase64(value: string | undefined): string | null {

@@ -229,6 +229,16 @@ describe("extractEmails obfuscations seen in the wild", () => {
     ]);
   });
 
+  it("reads the mailto a script writes, and what the page shows without JavaScript", () => {
+    const html = `<p>E-Mail: <script type="text/javascript">document.write('<a href="mai'+'lto:'+'info'+'&#64;'+'verein.example">'+'info'+'&#64;'+'verein.example</a>');</script>
+      <noscript>jugend (at) verein.example</noscript>
+      <script>var fallback = "noreply@verein.example"; track("kasse" + "@" + "verein.example");</script></p>`;
+    expect(found(html).sort()).toEqual([
+      ["info@verein.example", "obfuscated"],
+      ["jugend@verein.example", "obfuscated"],
+    ]);
+  });
+
   it("decodes Joomla 3's cloaking script", () => {
     const html = `<p>E-Mail: <span id="cloak4f2a9c">Diese E-Mail-Adresse ist vor Spambots geschützt!</span>
       <script type="text/javascript">

@@ -1,5 +1,5 @@
 import { isValidEmailSyntax } from "@/lib/providers/first-party/email/verification";
-import { joomlaCloakedEmails, typo3CloakedEmails } from "@/lib/providers/first-party/website/cms-email-cloaks";
+import { cmsCloakedAddresses } from "@/lib/providers/first-party/website/cms-email-cloaks";
 import { spelledOutEmails } from "@/lib/providers/first-party/website/email-obfuscations";
 import { parseHtml } from "@/lib/providers/first-party/website/html";
 import { allJsonLdNodes, jsonLdNodes, textList } from "@/lib/providers/first-party/website/json-ld";
@@ -140,8 +140,7 @@ export function extractEmails(html: string, pageUrl: string): FoundEmail[] {
   }
   for (const element of root.querySelectorAll("[data-cfemail]"))
     add(decodeCloudflareEmail(element.getAttribute("data-cfemail") ?? ""), "cfemail");
-  for (const cloaked of [...joomlaCloakedEmails(root), ...typo3CloakedEmails(root)])
-    add(acceptEmail(cloaked), "obfuscated");
+  for (const { address } of cmsCloakedAddresses(root)) add(acceptEmail(address), "obfuscated");
 
   const runs = textRuns(root);
   // Visible but not in the markup as written: it was entity-encoded or split across tags to hide it from scrapers.
@@ -154,5 +153,8 @@ export function extractEmails(html: string, pageUrl: string): FoundEmail[] {
     for (const spelled of spelledOutEmails(run)) add(acceptEmail(spelled), "obfuscated");
   }
   for (const shared of sharedDomainEmails(runs)) add(acceptEmail(shared), "obfuscated");
+  // What a page shows visitors without JavaScript, often the plain form of an address a script writes.
+  for (const noscript of root.querySelectorAll("noscript"))
+    for (const shown of extractEmails(noscript.rawText, pageUrl)) add(shown.address, shown.evidence);
   return [...found.values()];
 }

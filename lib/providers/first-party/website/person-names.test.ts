@@ -13,7 +13,10 @@ describe("splitName", () => {
     ["  Zoë   Åberg ", name("Zoë Åberg", "Zoë", "Åberg")],
     ["Prof. Dr. Li Wei Zhang, PhD", name("Li Wei Zhang", "Li", "Zhang")],
     ["Jane Q. Doe", name("Jane Q. Doe", "Jane", "Doe")],
-    ["Ana de la Cruz", name("Ana de la Cruz", "Ana", "Cruz")],
+    ["Ana de la Cruz", name("Ana de la Cruz", "Ana", "de la Cruz")],
+    ["Daan de Wit", name("Daan de Wit", "Daan", "de Wit")],
+    ["Youssef El Amrani", name("Youssef El Amrani", "Youssef", "El Amrani")],
+    ["Dr. Rosalind Achterberg, DVM, DACVIM", name("Rosalind Achterberg", "Rosalind", "Achterberg")],
   ])("reads %s", (text, expected) => {
     expect(splitName(text)).toEqual(expected);
   });
@@ -62,6 +65,8 @@ describe("splitName", () => {
     "jordan ellis",
     "Call 555-0142 Now",
     "A B C D E F",
+    "DVM, DACVIM",
+    "Pine Hollow Pet Hospital",
     "",
   ])("is not a name: %s", (text) => {
     expect(splitName(text)).toBeNull();

@@ -97,6 +97,24 @@ const POST_NOMINALS = new Set([
   "mph",
   "mpa",
   "dvm",
+  "vmd",
+  "dacvim",
+  "dacvs",
+  "dacvecc",
+  "dabvp",
+  "rvt",
+  "lvt",
+  "cvt",
+  "do",
+  "pa-c",
+  "dpt",
+  "fnp",
+  "dnp",
+  "lpn",
+  "rdh",
+  "facs",
+  "facp",
+  "frcs",
   "cfa",
   "cfp",
   "pe",
@@ -130,6 +148,7 @@ const PARTICLES = new Set([
   "ter",
   "ten",
   "zu",
+  "el",
 ]);
 /** Role-mailbox and job-title words that are also people's names. */
 const NAMES_AMONG_ROLE_WORDS = new Set([
@@ -152,9 +171,9 @@ const NAMES_AMONG_ROLE_WORDS = new Set([
   "page",
   "grant",
 ]);
-/** Words of headings, buttons, places and organisation units; with the role-mailbox words, never part of a name. */
+/** Words of headings, buttons, places, organisation units and kinds of business; with the role-mailbox words, never part of a name. */
 const NOT_NAME_WORDS = new Set([
-  ..."branch branches showroom showrooms store stores entries entry registration regatta shop studio depot plant site sites downtown uptown north south east west northern southern eastern western central upper lower new old annual spring fall winter january february march july september october november december monday tuesday wednesday thursday friday saturday sunday our the team about contact us meet get in touch join news careers career jobs services products product read more learn why how what who we are company leadership people management board boards press blog home privacy policy terms legal imprint impressum started demo book request sign log pricing features solutions customers partners support help office offices and for with of open positions apply now view all see follow share linkedin twitter email phone address headquarters founded mission values story history investors advisors applications fund funds directors staff faculty department departments committee council members volunteers events scholarship scholarships program programs ministry ministries school church club society association foundation center centre institute group division unit admissions athletics library counseling youth worship parish questions general information room hall campus location locations hours opening visit visitors guest guests student students parents alumni services page section menu search contact kontakt ansprechpartner ansprechpartnerin vorstand verwaltung sekretariat geschäftsstelle abteilung öffnungszeiten anfahrt team unser unsere ihr ihre director manager officer president treasurer secretary chairman chairwoman chairperson coordinator administrator assistant engineer developer designer consultant specialist representative".split(
+  ..."branch branches showroom showrooms store stores entries entry registration regatta shop studio depot plant site sites downtown uptown north south east west northern southern eastern western central upper lower new old annual spring fall winter january february march july september october november december monday tuesday wednesday thursday friday saturday sunday our the team about contact us meet get in touch join news careers career jobs services products product read more learn why how what who we are company leadership people management board boards press blog home privacy policy terms legal imprint impressum started demo book request sign log pricing features solutions customers partners support help office offices and for with of open positions apply now view all see follow share linkedin twitter email phone address headquarters founded mission values story history investors advisors applications fund funds directors staff faculty department departments committee council members volunteers events scholarship scholarships program programs ministry ministries school church club society association foundation center centre institute group division unit admissions athletics library counseling youth worship parish questions general information room hall campus location locations hours opening visit visitors guest guests student students parents alumni services page section menu search contact kontakt ansprechpartner ansprechpartnerin vorstand verwaltung sekretariat geschäftsstelle abteilung öffnungszeiten anfahrt team unser unsere ihr ihre director manager officer president treasurer secretary chairman chairwoman chairperson coordinator administrator assistant engineer developer designer consultant specialist representative hospital clinic practice surgery pet pets animal veterinary dental medical health pharmacy hotel restaurant cafe bakery brewery winery gallery museum theatre theater cinema academy college university kindergarten preschool nursery fitness salon motors insurance llp llc inc ltd gmbh corp corporation praxis kanzlei klinik apotheke".split(
     " ",
   ),
 ]);
@@ -197,9 +216,15 @@ function nameTokens(part: string, keep = 2): string[] {
   return tokens;
 }
 
+/** "de", "van der", "El": a particle inside a name, whatever its case (not as the first name). */
+const isParticle = (token: string) => PARTICLES.has(token.toLowerCase());
+/** A credential in capitals ("DVM") is never a name, even where directories print names in capitals. */
+const isCapitalCredential = (token: string) => token === token.toUpperCase() && isKnownPostNominal(token);
+
 function isNameLike(tokens: readonly string[]): boolean {
   return (
     tokens.length > 0 &&
+    !tokens.some(isCapitalCredential) &&
     NAME_TOKEN.test(tokens[0]!) &&
     NAME_TOKEN.test(tokens[tokens.length - 1]!) &&
     tokens.every((token) => NAME_TOKEN.test(token) || PARTICLES.has(token)) &&
@@ -234,6 +259,9 @@ export function splitName(text: string | null | undefined): PersonName | null {
   // Otherwise what follows a comma is a title or credentials ("Hannah Schmidt, Head of Marketing").
   if (tokens.length < 2 || tokens.length > 5 || !isNameLike(tokens) || isJobTitle(tokens.join(" "))) return null;
   if (!tokens.some((token) => token.replace(/[.’'-]/g, "").length >= 2)) return null;
-  const last = surnameFirst ? tokens.slice(given.length).join(" ") : tokens[tokens.length - 1]!;
+  // The surname keeps the particles printed before it ("Daan de Wit" → "de Wit", "Femke van der Linden").
+  let surnameStart = tokens.length - 1;
+  while (surnameStart > 1 && isParticle(tokens[surnameStart - 1]!)) surnameStart--;
+  const last = surnameFirst ? tokens.slice(given.length).join(" ") : tokens.slice(surnameStart).join(" ");
   return { fullName: tokens.join(" "), firstName: tokens[0]!.replace(/\.$/, ""), lastName: last };
 }
