@@ -124,6 +124,9 @@ describe("isJobTitle", () => {
     "Master Binder and proprietor",
     "Registered Dental Hygienist",
     "Head of Engineering",
+    "Expert-comptable",
+    "Responsable du pôle juridique",
+    "Projectleider",
   ])("%s is one", (title) => {
     expect(isJobTitle(title)).toBe(true);
   });

@@ -469,7 +469,7 @@ export function departmentFromTitle(title: string | null | undefined): Departmen
 }
 
 // Offices of clubs, churches, schools and firms that name no seniority or department of their own ("Secretary",
-// "Pastor", "Schriftführerin"), so that text beside an address can be read as a position.
+// "Pastor", "Schriftführerin", "Gérant"), so that text beside an address can be read as a position.
 const OFFICE_HOLDER = words(
   "secretary",
   "schriftführer",
@@ -530,6 +530,37 @@ const OFFICE_HOLDER = words(
   "curator",
   "archivist",
   "hygienist",
+  // French and Dutch offices of firms and associations.
+  "expert comptable",
+  "comptable",
+  "associé",
+  "associée",
+  "gérant",
+  "gérante",
+  "avocat",
+  "avocate",
+  "notaire",
+  "commissaire",
+  "juriste",
+  "responsable",
+  "directeur",
+  "directrice",
+  "secrétaire",
+  "président",
+  "présidente",
+  "trésorier",
+  "trésorière",
+  "chargé",
+  "chargée",
+  "conseiller",
+  "conseillère",
+  "eigenaar",
+  "vennoot",
+  "medewerker",
+  "medewerkster",
+  "projectleider",
+  "architect",
+  "ontwerper",
 );
 
 // German offices are compounds: Bootswart, Veranstaltungsmanager, Abteilungsleiterin, Datenschutzbeauftragter.

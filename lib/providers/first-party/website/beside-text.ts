@@ -16,6 +16,7 @@ export interface Clue {
 
 export const NO_CLUE: Clue = { name: null, position: null };
 
+const DASH = /\s[-–—]\s/;
 const SEPARATORS = /\s[-–—]\s|[,;:|•·–—()[\]/\\]|\t|\s{3,}/;
 /** Labels that introduce an address or a contact, never part of a name or an office. */
 const LABEL =
@@ -100,6 +101,9 @@ export function asPosition(text: string | null | undefined, besideName: boolean)
     if (cleaned === "" || !isJobTitle(cleaned)) return null;
   }
   if (cleaned.split(" ").length > MAX_POSITION_WORDS || splitName(cleaned) !== null) return null;
+  // "Karim Benali – Responsable du pôle juridique" is a name and a title; a comma joins parts of one title
+  // ("Associate, Residential Valuation"), so only a dash is read as setting a name apart.
+  if (DASH.test(cleaned) && cleaned.split(DASH).some((part) => splitName(part) !== null)) return null;
   return isJobTitle(cleaned) || (besideName && /^\p{Lu}/u.test(cleaned)) ? cleaned : null;
 }
 
@@ -127,7 +131,16 @@ export function readBeside(text: string, nearEnd: boolean): Clue {
   if (name === null) nameParts = [];
   const others = pieces.filter((piece, index) => !nameParts.includes(index) && !isCredentials(piece));
   const position =
-    others.map((piece) => asPosition(piece, false)).find((found) => found !== null) ??
+    officesInARow(others.map((piece) => asPosition(piece, false))) ??
     (name !== null && others.length === 1 ? asPosition(others[0], true) : null);
   return { name, position };
+}
+
+/** The first run of pieces that read as offices, as printed ("Expert-comptable, associé gérant"). */
+function officesInARow(positions: readonly (string | null)[]): string | null {
+  const start = positions.findIndex((position) => position !== null);
+  if (start === -1) return null;
+  let end = start;
+  while (end < positions.length && positions[end] !== null) end++;
+  return positions.slice(start, end).join(", ");
 }
