@@ -5,6 +5,7 @@ import { creditWorkspace, setSubscriptionAllowance } from "@/lib/billing/balance
 import { db } from "@/lib/db/client";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { balances, usageRows } from "@/test/enrichment-harness";
+import { type FakeBuiltWith, startFakeBuiltWith } from "@/test/fakes/builtwith-server";
 import { api, createEndpoint, report } from "./harness";
 
 /*
@@ -14,22 +15,30 @@ import { api, createEndpoint, report } from "./harness";
  * lib/enrichment/enrichment.integration.test.ts.
  */
 
-// Intelligence/technographics with the first-party collectors off has no provider to ask: a fixed 5-cent call that
-// never leaves the machine, so the race is purely about the balance.
-const APP_ENV = { ENRICHMENT_PROVIDERS_DISABLED: "website,fingerprints,company-store,public-filings" };
+// Intelligence/technographics with the first-party collectors off asks one paid vendor (a local BuiltWith fake, 5
+// cents a lookup to us): a fixed 5-cent call, so the race is about the balance and what upstream it lets through. A
+// call with no source to attempt would be free (and so no race at all).
+const appEnv = () => ({
+  ENRICHMENT_PROVIDERS_DISABLED: "website,fingerprints,company-store,public-filings",
+  OUTBOUND_ALLOW_LOOPBACK: "true",
+  BUILTWITH_API_KEY: builtWith.apiKey,
+  BUILTWITH_API_URL: builtWith.baseUrl,
+});
 const DELIVERIES = "/v1/webhook-endpoints/deliveries";
 type ListPage = { data: { deliveries: { id: string }[]; nextCursor: string | null } };
 
+let builtWith: FakeBuiltWith;
 let a: RunningApp;
 let b: RunningApp;
 const apps = () => [a, b];
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([startApp(APP_ENV), startApp(APP_ENV)]);
+  builtWith = await startFakeBuiltWith();
+  [a, b] = await Promise.all([startApp(appEnv()), startApp(appEnv())]);
 });
 
 afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
+  await Promise.all([a?.stop(), b?.stop(), builtWith?.close()]);
 });
 
 async function newTenant(name: string, money: { subscription?: number; purchased?: number } = {}) {
@@ -279,6 +288,7 @@ describe("two instances on one database", () => {
     // 63 cents cover 12 calls of 5 cents, with 3 left.
     const tenant = await newTenant("Multi debit", { subscription: 30, purchased: 33 });
     const CALLS = 40;
+    const vendorCallsBefore = builtWith.requests.length;
     const answers = await Promise.all(
       Array.from({ length: CALLS }, async (_, index) => {
         const response = await fetch(`${apps()[index % 2]!.baseUrl}/v1/data/svc/companies/intelligence`, {
@@ -302,6 +312,8 @@ describe("two instances on one database", () => {
     const succeeded = answers.filter((answer) => answer.status === 200);
     expect(succeeded).toHaveLength(12);
     expect(answers.filter((answer) => answer.status === 402)).toHaveLength(CALLS - 12);
+    // Each call held its price before asking upstream: the vendor was asked only for the calls that were paid for.
+    expect(builtWith.requests.length - vendorCallsBefore).toBe(12);
     // Every success saw its own balance after its debit: 58, 53, …, 3, none negative, none twice.
     const remaining = succeeded.map((answer) => {
       expect(answer.json.meta?.costCents).toBe(5);
