@@ -15,6 +15,7 @@ describe("splitName", () => {
     ["Jane Q. Doe", name("Jane Q. Doe", "Jane", "Doe")],
     ["Ana de la Cruz", name("Ana de la Cruz", "Ana", "de la Cruz")],
     ["Daan de Wit", name("Daan de Wit", "Daan", "de Wit")],
+    ["The Revd Tobias Okonkwo-Reid", name("Tobias Okonkwo-Reid", "Tobias", "Okonkwo-Reid")],
     ["Youssef El Amrani", name("Youssef El Amrani", "Youssef", "El Amrani")],
     ["Dr. Rosalind Achterberg, DVM, DACVIM", name("Rosalind Achterberg", "Rosalind", "Achterberg")],
   ])("reads %s", (text, expected) => {

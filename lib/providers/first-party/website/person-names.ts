@@ -209,6 +209,8 @@ function nameTokens(part: string, keep = 2): string[] {
     .trim()
     .split(" ")
     .filter((token) => token !== "");
+  // "The Revd Jane Doe", "The Hon. John Smith": the article belongs to the style, not the name.
+  if (tokens.length > 1 && bare(tokens[0]!) === "the" && isHonorific(tokens[1]!)) tokens = tokens.slice(1);
   while (tokens.length > 0 && isHonorific(tokens[0]!)) tokens = tokens.slice(1);
   const last = () => tokens[tokens.length - 1]!;
   while (tokens.length > 1 && (isKnownPostNominal(last()) || (tokens.length > keep && isPostNominal(last()))))
