@@ -3,9 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, findChromium } from "./e2e/chromium";
 
 // End-to-end tests drive the real app, started the way a user starts it (`server.ts` on the embedded PostgreSQL),
-// in Debian's Chromium. Nothing here downloads a browser.
+// in the Chromium e2e/chromium.ts finds (CHROMIUM_PATH, a system Chromium, or the one npm brings). Nothing here
+// downloads a browser.
 
 const port = Number(process.env.E2E_PORT ?? 3197);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -41,6 +43,7 @@ function stopLeftoverPostmaster(pidFile: string): void {
 }
 
 const dataDir = runDataDir();
+const browser = await findChromium();
 
 export default defineConfig({
   testDir: "e2e",
@@ -56,16 +59,8 @@ export default defineConfig({
     browserName: "chromium",
     trace: "off",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
+      executablePath: browser.executablePath,
+      args: CHROMIUM_ARGS,
     },
   },
   webServer: {
