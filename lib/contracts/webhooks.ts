@@ -87,7 +87,9 @@ export const webhookEndpointSchema = z
       .object({
         scheme: z.enum(SIGNATURE_SCHEME_NAMES),
         rejectInvalid: z.boolean(),
-        secretHint: z.string().meta({ description: "The secret's last 4 characters." }),
+        secretHint: z.string().meta({
+          description: 'The secret\'s last characters after "…": at most 4, never more than a quarter of the secret.',
+        }),
       })
       .nullable(),
     pendingCount: z.number().int(),

@@ -5,6 +5,7 @@ import type { webhookEndpointSchema } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import type { SignatureScheme as StoredScheme } from "@/lib/db/generated/enums";
 import { createId } from "@/lib/ids";
+import { secretHint } from "./secret-hint";
 import { secretProblem, type SignatureScheme } from "./signatures";
 
 export type WebhookEndpointResource = z.infer<typeof webhookEndpointSchema>;
@@ -79,7 +80,7 @@ function toResource(
         ? {
             scheme: toSignatureSchemeName(row.signingScheme),
             rejectInvalid: row.rejectInvalidSignatures,
-            secretHint: `…${row.signingSecret.slice(-4)}`,
+            secretHint: secretHint(row.signingSecret),
           }
         : null,
     pendingCount: counts?.pending ?? 0,
