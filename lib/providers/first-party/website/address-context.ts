@@ -1,5 +1,5 @@
 import { type HTMLElement } from "node-html-parser";
-import { cmsCloakedAddresses } from "@/lib/providers/first-party/website/cms-email-cloaks";
+import { cloakedAddresses } from "@/lib/providers/first-party/website/email-cloaks";
 import { findMentions, type Mention, mentionPattern } from "@/lib/providers/first-party/website/address-mentions";
 import { asPosition, type Clue, NO_CLUE, readBeside } from "@/lib/providers/first-party/website/beside-text";
 import { cleanText, parseHtml } from "@/lib/providers/first-party/website/html";
@@ -37,16 +37,16 @@ export function addressContexts(
   pageUrl: string,
 ): Map<string, AddressContext[]> {
   const root = parseHtml(html);
-  // Read before scripts go: a CMS's cloaking script names the element that shows its address.
-  const cloaked = cmsCloakedAddresses(root);
+  // Read before scripts go: a cloaking script names the element that shows its address.
+  const cloaked = cloakedAddresses(root);
   for (const element of root.querySelectorAll(INVISIBLE)) element.remove();
-  const everyAddress = addresses.map(mentionPattern);
+  const patterns = new Map(addresses.map((address) => [address, mentionPattern(address)]));
   const contexts = new Map<string, AddressContext[]>();
   for (const [address, mentions] of findMentions(root, addresses, pageUrl, cloaked)) {
-    const others = everyAddress.filter((_, index) => addresses[index] !== address);
+    const others = [...patterns].flatMap(([other, pattern]) => (other === address ? [] : [pattern]));
     contexts.set(
       address,
-      mentions.map((mention) => contextOf(mention, mentionPattern(address), others)),
+      mentions.map((mention) => contextOf(mention, patterns.get(address)!, others)),
     );
   }
   return contexts;

@@ -1,5 +1,5 @@
 import { type HTMLElement } from "node-html-parser";
-import type { CloakedAddress } from "@/lib/providers/first-party/website/cms-email-cloaks";
+import type { CloakedAddress } from "@/lib/providers/first-party/website/email-cloaks";
 import { acceptEmail, extractEmails } from "@/lib/providers/first-party/website/extract-emails";
 
 /*
@@ -41,7 +41,7 @@ const LINKS = "a[href^='mailto:' i], a[href*='/cdn-cgi/l/email-protection' i], [
 
 /**
  * Every place on the page (a tree with invisible elements removed) that prints one of `addresses`; `cloaked`: the
- * page's CMS-cloaked addresses, read before its scripts were removed.
+ * page's cloaked addresses (email-cloaks.ts), read before its scripts were removed.
  */
 export function findMentions(
   root: HTMLElement,
@@ -58,7 +58,7 @@ export function findMentions(
     for (const { address } of extractEmails(link.outerHTML, pageUrl))
       mentions.get(address)?.push({ element: link, isLink: true });
   }
-  // A CMS's cloaked address stands where its script puts it: its span, custom element or link.
+  // A cloaked address stands where its script puts it: its span, custom element or link.
   for (const { address, element } of cloaked) {
     const accepted = acceptEmail(address);
     if (accepted === null || links.includes(element)) continue;

@@ -1,5 +1,5 @@
 import { isValidEmailSyntax } from "@/lib/providers/first-party/email/verification";
-import { cmsCloakedAddresses } from "@/lib/providers/first-party/website/cms-email-cloaks";
+import { cloakedAddresses } from "@/lib/providers/first-party/website/email-cloaks";
 import { spelledOutEmails } from "@/lib/providers/first-party/website/email-obfuscations";
 import { parseHtml } from "@/lib/providers/first-party/website/html";
 import { allJsonLdNodes, jsonLdNodes, textList } from "@/lib/providers/first-party/website/json-ld";
@@ -140,7 +140,7 @@ export function extractEmails(html: string, pageUrl: string): FoundEmail[] {
   }
   for (const element of root.querySelectorAll("[data-cfemail]"))
     add(decodeCloudflareEmail(element.getAttribute("data-cfemail") ?? ""), "cfemail");
-  for (const { address } of cmsCloakedAddresses(root)) add(acceptEmail(address), "obfuscated");
+  for (const { address } of cloakedAddresses(root)) add(acceptEmail(address), "obfuscated");
 
   const runs = textRuns(root);
   // Visible but not in the markup as written: it was entity-encoded or split across tags to hide it from scrapers.

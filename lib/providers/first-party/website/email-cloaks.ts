@@ -2,8 +2,8 @@ import type { HTMLElement } from "node-html-parser";
 import { parseHtml } from "@/lib/providers/first-party/website/html";
 
 /*
- * The email cloaking of the two CMSs most common on club, school, university and municipal sites. The page carries the
- * address itself, only encoded for a script to unmask. Joomla (on by default):
+ * Addresses a page carries encoded for a script to unmask: the email cloaking of the two CMSs most common on club,
+ * school, university and municipal sites, and hand-made `document.write` links. Joomla (on by default):
  * - Joomla 4 and later: `<joomla-hidden-mail is-email="1" first="base64(local part)" last="base64(domain)">`;
  * - Joomla 3: a `<span id="cloak…">` and an inline script building `addy…` from quoted, entity-encoded pieces:
  *   `var addy5c = 'info' + '&#64;'; addy5c = addy5c + 'verein' + '&#46;' + 'example';`.
@@ -24,7 +24,7 @@ export interface CloakedAddress {
 }
 
 /** Every address the page hides behind Joomla's or TYPO3's cloaking, or in a `mailto:` link a script writes. */
-export function cmsCloakedAddresses(root: HTMLElement): CloakedAddress[] {
+export function cloakedAddresses(root: HTMLElement): CloakedAddress[] {
   return [...joomlaHiddenMail(root), ...joomlaCloakScripts(root), ...typo3Tokens(root), ...scriptWrittenMailto(root)];
 }
 
