@@ -85,6 +85,8 @@ export default defineConfig({
       // Empty means unset (lib/env.ts): the app must use its embedded PostgreSQL even if the caller has a database.
       DATABASE_URL: "",
       PUBLIC_BASE_URL: "",
+      // The specs sign up through the sign-up page, which only SIGNUP=open shows (invitations work in every mode).
+      SIGNUP: "open",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

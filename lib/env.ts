@@ -57,6 +57,12 @@ const envSchema = z.object({
   RATE_LIMIT_INGEST_PER_MINUTE: z.coerce.number().int().min(0).max(100_000_000).default(600_000),
   /** Length of the fixed rate-limit windows; the per-minute limits are scaled to it (rounded up). */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+  /**
+   * Who may create an account. `closed` (default): the first user comes from the launcher, everyone else through an
+   * owner's invitation into a workspace. `invite`: also through an operator's sign-up invitation, with a workspace of
+   * their own. `open`: anyone who can reach the server signs up.
+   */
+  SIGNUP: z.enum(["closed", "invite", "open"], { error: "must be closed, invite or open" }).default("closed"),
   /** Optional OAuth sign-in for the dashboard: each provider is enabled when both of its values are set. */
   GITHUB_CLIENT_ID: optionalString,
   GITHUB_CLIENT_SECRET: optionalString,

@@ -2,7 +2,9 @@ import { getServerSession } from "next-auth";
 import { isApiKeyActive, verifyApiKey } from "@/lib/auth/api-keys";
 import { authOptions, type DashboardSession } from "@/lib/auth/next-auth";
 import { isSessionRevoked } from "@/lib/auth/session-revocation";
+import { isOperator } from "@/lib/auth/operators";
 import { isWorkspaceMember, listUserWorkspaces } from "@/lib/auth/users";
+import type { Contract } from "@/lib/contracts/contract";
 import { DASHBOARD_HEADER, WORKSPACE_HEADER } from "@/lib/contracts/dashboard-headers";
 import { ApiError } from "@/lib/errors";
 
@@ -17,6 +19,8 @@ export interface Principal {
   userId: string | null;
   /** The dashboard session's id (see lib/auth/session-revocation.ts); null for API keys. */
   sessionId: string | null;
+  /** The session user's role in the workspace; null for API keys. */
+  role: "owner" | "member" | null;
 }
 
 /*
@@ -29,7 +33,14 @@ async function fromApiKey(header: string): Promise<Principal> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const key = match?.[1] ? await verifyApiKey(match[1]) : null;
   if (!key) throw new ApiError("unauthorized", "Invalid or revoked API key.", { headers: CHALLENGE });
-  return { workspace: key.workspace, mode: key.mode, apiKeyId: key.apiKeyId, userId: null, sessionId: null };
+  return {
+    workspace: key.workspace,
+    mode: key.mode,
+    apiKeyId: key.apiKeyId,
+    userId: null,
+    sessionId: null,
+    role: null,
+  };
 }
 
 async function readSession(): Promise<DashboardSession | null> {
@@ -63,6 +74,7 @@ async function fromSession(request: Request): Promise<Principal | null> {
     apiKeyId: null,
     userId: session.userId,
     sessionId: session.sessionId,
+    role: workspace.role,
   };
 }
 
@@ -89,4 +101,23 @@ export async function isPrincipalActive(principal: Principal): Promise<boolean> 
   if (!principal.userId || !principal.sessionId) return false;
   if (await isSessionRevoked(principal.sessionId)) return false;
   return isWorkspaceMember({ userId: principal.userId, workspaceId: principal.workspace.id });
+}
+
+const ACCESS_REFUSALS = {
+  session: "This operation is for a signed-in dashboard user, not an API key.",
+  owner: "Only an owner of this workspace can do this.",
+  operator: "Only an operator of this server can do this.",
+} as const;
+
+/**
+ * The contract's `access` rule (see Contract): API keys never pass it; a session passes `owner` with the owner role
+ * and `operator` when its user operates the server (read now, so revoking the role holds at once).
+ */
+export async function assertAccess(access: NonNullable<Contract["access"]>, principal: Principal): Promise<void> {
+  const allowed =
+    principal.userId !== null &&
+    (access === "session" ||
+      (access === "owner" && principal.role === "owner") ||
+      (access === "operator" && (await isOperator(principal.userId))));
+  if (!allowed) throw new ApiError("forbidden", ACCESS_REFUSALS[principal.userId ? access : "session"]);
 }

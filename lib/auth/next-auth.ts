@@ -6,7 +6,7 @@ import GoogleProvider from "next-auth/providers/google";
 import { isDatabaseUnavailable } from "@/lib/errors";
 import { env } from "@/lib/env";
 import { isSessionRevoked, newSessionId, revokeSession, SESSION_MAX_AGE_SECONDS } from "./session-revocation";
-import { authenticateUser, findOrCreateOAuthUser } from "./users";
+import { authenticateUser, findOrCreateOAuthUser, oauthSignInAllowed } from "./users";
 
 function oauthProviders() {
   const config = env();
@@ -79,6 +79,11 @@ export function authOptions(): NextAuthOptions {
       ...oauthProviders(),
     ],
     callbacks: {
+      // The sign-up policy (SIGNUP) binds OAuth too: an unknown email only gets an account when sign-up is open.
+      async signIn({ user, account }) {
+        if (!account || account.provider === "credentials") return true;
+        return Boolean(user.email) && (await oauthSignInAllowed(user.email!));
+      },
       async jwt({ token, user, account }) {
         // `user` and `account` are only passed at sign-in; every later read of the cookie is checked.
         if (!user && !account) return checkedToken(token);

@@ -8,6 +8,9 @@ import {
   SIGN_IN_FAILURE_LIMIT,
 } from "./users";
 
+// OAuth creates accounts only when sign-up is open; lib/auth/sign-up-policy.integration.test.ts covers the other modes.
+process.env.SIGNUP = "open";
+
 describe("accounts", () => {
   it("creates a user with an owned workspace, email case-insensitively unique", async () => {
     const account = await createAccount({

@@ -1,3 +1,4 @@
+import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { db } from "@/lib/db/client";
 import { randomUUID } from "node:crypto";
@@ -14,29 +15,19 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** Signs up a new user with a new workspace they own. The email must not be taken. */
-export async function createAccount(options: {
-  email: string;
-  password: string;
-  name?: string;
-  workspaceName: string;
-}) {
-  const email = normalizeEmail(options.email);
-  if (options.password.length < MIN_PASSWORD_LENGTH) {
+/** Refuses a password shorter than MIN_PASSWORD_LENGTH, naming the field. */
+export function assertPasswordLength(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH) {
     throw new ApiError("validation_error", `The password must have at least ${MIN_PASSWORD_LENGTH} characters.`, {
       details: [{ path: "password", message: `must have at least ${MIN_PASSWORD_LENGTH} characters` }],
     });
   }
-  const passwordHash = await hashPassword(options.password);
+}
+
+/** Runs an account-creating write; a taken email (unique violation) becomes a validation error on `email`. */
+export async function uniqueEmail<T>(create: () => Promise<T>): Promise<T> {
   try {
-    return await db().$transaction(async (tx) => {
-      const user = await tx.user.create({
-        data: { id: createId("usr"), email, name: options.name?.trim() || null, passwordHash },
-        select: { id: true, email: true },
-      });
-      const workspace = await createWorkspace({ name: options.workspaceName.trim(), ownerUserId: user.id, client: tx });
-      return { userId: user.id, email: user.email, workspaceId: workspace.id };
-    });
+    return await create();
   } catch (error) {
     if ((error as { code?: string }).code === "P2002") {
       throw new ApiError("validation_error", "An account with this email exists already.", {
@@ -45,6 +36,36 @@ export async function createAccount(options: {
     }
     throw error;
   }
+}
+
+/** Signs up a new user with a new workspace they own. The email must not be taken. */
+export async function createAccount(options: {
+  email: string;
+  password: string;
+  name?: string;
+  workspaceName: string;
+  /** The launcher's first user runs the server. */
+  operator?: boolean;
+}) {
+  const email = normalizeEmail(options.email);
+  assertPasswordLength(options.password);
+  const passwordHash = await hashPassword(options.password);
+  return uniqueEmail(() =>
+    db().$transaction(async (tx) => {
+      const user = await tx.user.create({
+        data: {
+          id: createId("usr"),
+          email,
+          name: options.name?.trim() || null,
+          passwordHash,
+          isOperator: options.operator ?? false,
+        },
+        select: { id: true, email: true },
+      });
+      const workspace = await createWorkspace({ name: options.workspaceName.trim(), ownerUserId: user.id, client: tx });
+      return { userId: user.id, email: user.email, workspaceId: workspace.id };
+    }),
+  );
 }
 
 /**
@@ -78,6 +99,14 @@ export async function authenticateUser(
   return { id: user.id, email: user.email, name: user.name };
 }
 
+/** A user's profile, or null. */
+export async function findUser(userId: string) {
+  return db().user.findUnique({
+    where: { id: userId },
+    select: { id: true, email: true, name: true, isOperator: true },
+  });
+}
+
 /** The workspaces a user belongs to, oldest membership first. */
 export async function listUserWorkspaces(userId: string) {
   const memberships = await db().workspaceMember.findMany({
@@ -99,11 +128,21 @@ export async function isWorkspaceMember(options: { userId: string; workspaceId: 
   );
 }
 
+/**
+ * Whether an OAuth sign-in may go ahead: the email has an account, or sign-up is open (SIGNUP=open) so one is created.
+ * With closed or invite sign-up, new people come in through an invitation link (and sign in with a password).
+ */
+export async function oauthSignInAllowed(email: string): Promise<boolean> {
+  if (env().SIGNUP === "open") return true;
+  return (await db().user.count({ where: { email: normalizeEmail(email) } })) === 1;
+}
+
 /** The user behind an OAuth sign-in, by verified email: created with a workspace of their own on first sign-in. */
 export async function findOrCreateOAuthUser(options: { email: string; name?: string | null }): Promise<string> {
   const email = normalizeEmail(options.email);
   const existing = await db().user.findUnique({ where: { email }, select: { id: true } });
   if (existing) return existing.id;
+  if (env().SIGNUP !== "open") throw new ApiError("forbidden", "Sign-up is not open on this server.");
   return db().$transaction(async (tx) => {
     const user = await tx.user.create({
       data: { id: createId("usr"), email, name: options.name ?? null },

@@ -107,7 +107,7 @@ export async function recordUsage(usage: UsageRecord): Promise<Balances> {
            ${usage.latencyMs}, ${usage.providersAttempted}, ${usage.records}
     FROM debited
     RETURNING subscription_remaining_cents, purchased_balance_cents`;
-  if (!row) throw paymentRequired(usage.costCents);
+  if (!row) throw paymentRequired(usage.costCents, usage.workspaceId);
   return toBalances(row);
 }
 
@@ -132,10 +132,17 @@ async function recordFreeUsage(usage: UsageRecord): Promise<Balances> {
   return toBalances(row);
 }
 
-export function paymentRequired(cents: number): ApiError {
+/**
+ * The 402 answer. It names the way to funds: on a self-hosted server that is its operator (dashboard "Operator" page,
+ * or the billing command), not a purchase page.
+ */
+export function paymentRequired(cents: number, workspaceId: string): ApiError {
   return new ApiError(
     "payment_required",
-    `This call needs ${cents} cents and the workspace's balance cannot cover it. Add funds or wait for the next period.`,
+    `This call needs ${cents} cents and the balance of workspace ${workspaceId} cannot cover it. ` +
+      "Ask an operator of this Signalbox server to add funds (dashboard: Operator > Add funds, or " +
+      `\`npm run billing -- credit ${workspaceId} <cents>\`), or wait for the next subscription period. ` +
+      "Test keys (sbx_test_) cost nothing.",
   );
 }
 

@@ -3,6 +3,7 @@
  *   balance   <workspaceId>
  *   credit    <workspaceId> <cents> [note]   add to the purchased balance
  *   allowance <workspaceId> <cents> [note]   set the monthly subscription allowance (and this period's remainder)
+ *   operator  <email> [off]                  make a user an operator of this server (or, with "off", no longer)
  * Uses DATABASE_URL, else the embedded database under DATA_DIR (the running app's, or started for the command).
  */
 import process from "node:process";
@@ -10,10 +11,11 @@ import { disconnectDb } from "@/lib/db/client";
 import { openDatabaseServer } from "@/lib/db/database";
 import { runningEmbeddedUrl } from "@/lib/db/embedded-postgres";
 import { parseEnv } from "@/lib/env";
+import { setOperator } from "@/lib/auth/operators";
 import { creditWorkspace, getBalances, setSubscriptionAllowance, type Balances } from "./balances";
 
 const USAGE =
-  "usage: npm run billing -- balance <workspaceId> | credit <workspaceId> <cents> [note] | allowance <workspaceId> <cents> [note]";
+  "usage: npm run billing -- balance <workspaceId> | credit <workspaceId> <cents> [note] | allowance <workspaceId> <cents> [note] | operator <email> [off]";
 
 function wholeCents(text: string | undefined): number {
   const cents = Number(text);
@@ -26,8 +28,24 @@ async function run(
   workspaceId: string | undefined,
   amount: string | undefined,
   note: string | undefined,
-): Promise<Balances> {
+): Promise<Record<string, unknown>> {
   if (!workspaceId) throw new Error(USAGE);
+  if (command === "operator") {
+    const email = workspaceId;
+    const operator = amount !== "off";
+    if (!(await setOperator({ email, operator }))) throw new Error(`No user has the email ${email}.`);
+    return { email, operator };
+  }
+  const balances = await runMoney(command, workspaceId, amount, note);
+  return { workspaceId, ...balances };
+}
+
+async function runMoney(
+  command: string | undefined,
+  workspaceId: string,
+  amount: string | undefined,
+  note: string | undefined,
+): Promise<Balances> {
   if (command === "balance") return getBalances(workspaceId);
   if (command === "credit")
     return creditWorkspace({ workspaceId, cents: wholeCents(amount), note: note ?? "Operator credit" });
@@ -49,8 +67,7 @@ async function main(): Promise<void> {
     : await openDatabaseServer({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   process.env.DATABASE_URL = database.url;
   try {
-    const balances = await run(command, workspaceId, amount, noteWords.join(" ") || undefined);
-    console.info(JSON.stringify({ workspaceId, ...balances }));
+    console.info(JSON.stringify(await run(command, workspaceId, amount, noteWords.join(" ") || undefined)));
   } finally {
     await disconnectDb();
     await database.stop();

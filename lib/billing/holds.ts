@@ -64,7 +64,7 @@ export async function placeHold(options: {
     { maxWait: 30_000, timeout: 30_000 },
   );
   const [row] = held;
-  if (!row) throw paymentRequired(requiredCents);
+  if (!row) throw paymentRequired(requiredCents, workspaceId);
   return { id, amountCents: row.amount_cents };
 }
 

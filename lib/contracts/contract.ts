@@ -12,7 +12,8 @@ export const API_TAGS = [
   { name: "Companies search", description: "Companies by name or keywords." },
   { name: "Media", description: "Public details of online videos." },
   { name: "Webhooks", description: "Webhook endpoints, ingest, deliveries and acknowledgement." },
-  { name: "Workspace", description: "The workspace an API key belongs to." },
+  { name: "Workspace", description: "The workspace an API key belongs to, its keys, usage and members." },
+  { name: "Operator", description: "Running the server: every workspace, funds and sign-up invitations." },
   { name: "System", description: "Service description and health." },
 ] as const;
 
@@ -39,6 +40,11 @@ export interface Contract {
    * `none`: public.
    */
   auth: "apiKey" | "workspace" | "none";
+  /**
+   * Operations for people, not programs: `session` needs a dashboard session (API keys get 403), `owner` one of a
+   * workspace owner, `operator` one of a server operator.
+   */
+  access?: "session" | "owner" | "operator";
   params?: ObjectSchema;
   query?: ObjectSchema;
   /** Request headers the operation reads, with lower-case names; other headers are ignored. */

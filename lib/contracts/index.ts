@@ -18,6 +18,22 @@ import {
   streamDeliveryEventsContract,
   updateWebhookEndpointContract,
 } from "./webhooks";
+import {
+  createInvitationContract,
+  getCurrentUserContract,
+  listInvitationsContract,
+  listMembersContract,
+  removeMemberContract,
+  revokeInvitationContract,
+  updateMemberContract,
+} from "./members";
+import {
+  createSignUpInvitationContract,
+  creditWorkspaceContract,
+  listOperatorWorkspacesContract,
+  listSignUpInvitationsContract,
+  revokeSignUpInvitationContract,
+} from "./operator";
 import { getWorkspaceContract } from "./workspace";
 import {
   createApiKeyContract,
@@ -35,6 +51,18 @@ export const contracts: readonly Contract[] = [
   createApiKeyContract,
   revokeApiKeyContract,
   getUsageContract,
+  getCurrentUserContract,
+  listMembersContract,
+  updateMemberContract,
+  removeMemberContract,
+  listInvitationsContract,
+  createInvitationContract,
+  revokeInvitationContract,
+  listOperatorWorkspacesContract,
+  creditWorkspaceContract,
+  listSignUpInvitationsContract,
+  createSignUpInvitationContract,
+  revokeSignUpInvitationContract,
   domainEmailsContract,
   intelligenceContract,
   companyEnrichContract,

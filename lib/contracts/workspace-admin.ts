@@ -31,7 +31,8 @@ export const createApiKeyContract = defineContract({
   path: "/v1/api-keys",
   tag: "Workspace",
   summary: "Create an API key",
-  description: "The full key is in this answer only: store it now.",
+  description:
+    "The full key is in this answer only: store it now. In the dashboard, members create test keys; live keys (they spend the workspace's money) are for owners.",
   auth: "workspace",
   body: z.strictObject({
     name: z
@@ -45,7 +46,7 @@ export const createApiKeyContract = defineContract({
     z.object({ apiKey: apiKeySchema, key: z.string().meta({ description: "The secret, shown once." }) }),
   ),
   successStatus: 201,
-  errors: ["validation_error", "unauthorized"],
+  errors: ["validation_error", "unauthorized", "forbidden"],
 });
 
 export const revokeApiKeyContract = defineContract({

@@ -21,8 +21,9 @@ export interface DemoCredentials {
 }
 
 /**
- * On the very first start (no workspace exists yet) creates a demo user, its workspace, and one live and one test
- * key, and returns their secrets so the launcher can print them once. Later starts return null.
+ * On the very first start (no workspace exists yet) creates a demo user, who is the server's first operator, its
+ * workspace, and one live and one test key, and returns their secrets so the launcher can print them once. Later
+ * starts return null.
  */
 export async function ensureDemoWorkspace(): Promise<DemoCredentials | null> {
   const password = randomBase62(16);
@@ -31,7 +32,7 @@ export async function ensureDemoWorkspace(): Promise<DemoCredentials | null> {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SEED_LOCK_KEY})`;
     if ((await tx.workspace.count()) > 0) return null;
     const user = await tx.user.create({
-      data: { id: createId("usr"), email: DEMO_USER_EMAIL, name: "Demo user", passwordHash },
+      data: { id: createId("usr"), email: DEMO_USER_EMAIL, name: "Demo user", passwordHash, isOperator: true },
     });
     const workspace = await createWorkspace({ name: "Demo workspace", ownerUserId: user.id, client: tx });
     const live = await createApiKey({

@@ -29,7 +29,8 @@ const ERROR_MESSAGES: Record<string, string> = {
   OAuthAccountNotLinked: "This email already signs in another way. Use the method you used first.",
   OAuthSignin: "The sign-in provider could not be reached. Try again.",
   OAuthCallback: "The sign-in provider answered with an error. Try again.",
-  AccessDenied: "Access was denied.",
+  AccessDenied:
+    "Access was denied. New accounts need an invitation on this server: sign in with a password from an invitation link.",
   SessionRequired: "Please sign in to continue.",
 };
 

@@ -1,5 +1,9 @@
 import { z } from "zod";
 
+/** What the sign-up page and action say when SIGNUP is not `open`. */
+export const SIGN_UP_CLOSED =
+  "Sign-up is closed on this server. Ask an owner of a workspace here for an invitation link, or its operator for a sign-up invitation.";
+
 /** The sign-up form's fields, checked on the server before `createAccount` (which checks the password again). */
 export function signUpSchema(minPasswordLength: number) {
   return z.object({

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
 import { authOptions } from "@/lib/auth/next-auth";
+import { env } from "@/lib/env";
 import { enabledOAuthProviders } from "../_lib/oauth-providers";
 import { safeCallbackPath, signInErrorMessage } from "../_lib/sign-in";
 import { SignInForm } from "./sign-in-form";
@@ -52,7 +53,13 @@ export default async function SignInPage({
           providers={enabledOAuthProviders()}
         />
         <p className="auth-switch">
-          New here? <Link href="/sign-up">Create an account</Link>
+          {env().SIGNUP === "open" ? (
+            <>
+              New here? <Link href="/sign-up">Create an account</Link>
+            </>
+          ) : (
+            "New here? Ask a workspace owner for an invitation link."
+          )}
         </p>
       </section>
     </div>

@@ -1,11 +1,19 @@
 "use server";
 
+import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { createAccount, MIN_PASSWORD_LENGTH } from "@/lib/auth/users";
-import { fieldErrorsFrom, sentence, signUpSchema, type SignUpField, type SignUpResult } from "../_lib/sign-up";
+import {
+  fieldErrorsFrom,
+  sentence,
+  SIGN_UP_CLOSED,
+  signUpSchema,
+  type SignUpField,
+  type SignUpResult,
+} from "../_lib/sign-up";
 
 /**
- * Creates a user with a new workspace. The form then signs in with the same email and password through next-auth.
+ * Creates a user with a new workspace, when sign-up is open (SIGNUP=open). The form then signs in with the same email and password through next-auth.
  * Next.js checks that server actions come from this site (Origin), which is the CSRF defence here.
  */
 export async function signUpAction(input: {
@@ -14,6 +22,7 @@ export async function signUpAction(input: {
   password: string;
   workspaceName: string;
 }): Promise<SignUpResult> {
+  if (env().SIGNUP !== "open") return { ok: false, message: SIGN_UP_CLOSED, fieldErrors: {} };
   const parsed = signUpSchema(MIN_PASSWORD_LENGTH).safeParse(input);
   if (!parsed.success) {
     return {

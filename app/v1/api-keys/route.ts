@@ -1,4 +1,5 @@
 import { route } from "@/lib/api/route";
+import { ApiError } from "@/lib/errors";
 import { createApiKey, listApiKeys } from "@/lib/auth/api-keys";
 import { createApiKeyContract, listApiKeysContract } from "@/lib/contracts/workspace-admin";
 
@@ -19,6 +20,12 @@ export const GET = route(listApiKeysContract, async ({ auth }) => ({
 
 // POST /v1/api-keys — a new key; the secret is in this answer only.
 export const POST = route(createApiKeyContract, async ({ auth, body }) => {
+  // A live key spends the workspace's money: owners make those; members make test keys.
+  if (body.mode === "live" && auth.role === "member")
+    throw new ApiError(
+      "forbidden",
+      "Only an owner of this workspace can create live keys; members can create test keys.",
+    );
   const { key, apiKey } = await createApiKey({
     workspaceId: auth.workspace.id,
     name: body.name,
