@@ -205,6 +205,10 @@ function validBody(contract: Contract): Record<string, unknown> {
   const domain = "acme-robotics.example";
   const bodies: Record<string, Record<string, unknown>> = {
     createApiKey: { name: "fuzz key", mode: "test" },
+    updateMember: { role: "member" },
+    createInvitation: { email: "fuzz-invitee@example.com", role: "member" },
+    creditWorkspace: { amountCents: 100, note: "fuzz" },
+    createSignUpInvitation: { email: "fuzz-signup@example.com" },
     createWebhookEndpoint: {
       name: "fuzz endpoint",
       description: "made by a fuzz case",

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { createInvitation } from "@/lib/auth/invitations";
 import { createAccount } from "@/lib/auth/users";
 import type { Contract } from "@/lib/contracts/contract";
 import { WORKSPACE_HEADER } from "@/lib/contracts/dashboard-headers";
@@ -86,6 +87,8 @@ interface WorkspaceA {
   deliveryIds: string[];
   acknowledgedDeliveryId: string;
   cursors: Record<"endpoints" | "deliveries" | "companySearch" | "companyDiscover" | "peopleSearch", string>;
+  userId: string;
+  invitationId: string;
   /** Everything of A's that must never reach B. */
   markers: Set<string>;
 }
@@ -126,6 +129,12 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
   const test = await createApiKey({ workspaceId: account.workspaceId, name: `a-test-${tag}`, mode: "test" });
   const revoked = await createApiKey({ workspaceId: account.workspaceId, name: `a-revoked-${tag}`, mode: "live" });
   await revokeApiKey({ workspaceId: account.workspaceId, apiKeyId: revoked.apiKey.id });
+  const invited = await createInvitation({
+    workspaceId: account.workspaceId,
+    email: `carol-${tag}@example.com`,
+    role: "member",
+    invitedByUserId: account.userId,
+  });
   const auth = withKey(live.key);
 
   type Endpoint = { data: { id: string } };
@@ -215,6 +224,9 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
     HEADER_MARKER,
     ...ledger.map((row) => row.id),
     ...Object.values(cursors),
+    invited.invitation.id,
+    invited.invitation.email,
+    invited.token,
   ]);
   return {
     workspaceId: account.workspaceId,
@@ -226,6 +238,8 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
     deliveryIds,
     acknowledgedDeliveryId,
     cursors,
+    userId: account.userId,
+    invitationId: invited.invitation.id,
     markers,
   };
 }
@@ -272,7 +286,20 @@ async function snapshotA() {
       orderBy: { id: "asc" },
       select: { id: true, revokedAt: true },
     }),
-    members: await db().workspaceMember.count({ where: { workspaceId } }),
+    members: await db().workspaceMember.findMany({
+      where: { workspaceId },
+      orderBy: { userId: "asc" },
+      select: { userId: true, role: true },
+    }),
+    invitations: await db().invitation.findMany({
+      where: { workspaceId },
+      orderBy: { id: "asc" },
+      select: { id: true, revokedAt: true, acceptedAt: true },
+    }),
+    balances: await db().workspace.findUniqueOrThrow({
+      where: { id: workspaceId },
+      select: { purchasedBalanceCents: true, subscriptionRemainingCents: true },
+    }),
   };
 }
 
@@ -347,6 +374,17 @@ function dataOf<T>(answer: Answer): T {
 
 const createdByB = { endpoints: [] as string[], apiKeys: [] as string[] };
 
+/** Operations for people only: API keys get 403; B's own session gets `forSession`. */
+function peopleOnly(forSession: Probe["expect"]): Probe["expect"] {
+  return async (answer, principal) => {
+    if (principal === "B session") return forSession(answer, principal);
+    expect(answer.status, answer.text).toBe(403);
+  };
+}
+
+/** Operator operations: B is no operator, so its keys and its session all get 403. */
+const operatorOnly = (answer: Answer) => expect(answer.status, answer.text).toBe(403);
+
 const MATRIX: Record<string, MatrixEntry> = {
   getWorkspace: {
     probes: () => [
@@ -409,6 +447,137 @@ const MATRIX: Record<string, MatrixEntry> = {
         path: `/v1/api-keys/${id}`,
         expect: expectNotFound,
       })),
+  },
+  getCurrentUser: {
+    probes: () => [
+      {
+        what: "read the signed-in user",
+        method: "GET",
+        path: "/v1/me",
+        expect: peopleOnly((answer) =>
+          expect(dataOf<{ user: { operator: boolean } }>(answer).user.operator).toBe(false),
+        ),
+      },
+    ],
+  },
+  listMembers: {
+    probes: () => [
+      {
+        what: "list members",
+        method: "GET",
+        path: "/v1/workspace/members",
+        expect: peopleOnly(async (answer) => {
+          const ids = dataOf<{ members: { userId: string }[] }>(answer).members.map((member) => member.userId);
+          expect(await db().workspaceMember.count({ where: { workspaceId: b.workspaceId, userId: { in: ids } } })).toBe(
+            ids.length,
+          );
+        }),
+      },
+    ],
+  },
+  updateMember: {
+    probes: () => [
+      {
+        what: "demote A's owner",
+        method: "PATCH",
+        path: `/v1/workspace/members/${a.userId}`,
+        body: { role: "member" },
+        expect: peopleOnly(expectNotFound),
+      },
+    ],
+  },
+  removeMember: {
+    probes: () => [
+      {
+        what: "remove A's owner",
+        method: "DELETE",
+        path: `/v1/workspace/members/${a.userId}`,
+        expect: peopleOnly(expectNotFound),
+      },
+    ],
+  },
+  listInvitations: {
+    probes: () => [
+      {
+        what: "list invitations",
+        method: "GET",
+        path: "/v1/workspace/invitations",
+        expect: peopleOnly(async (answer) => {
+          const ids = dataOf<{ invitations: { id: string }[] }>(answer).invitations.map((invitation) => invitation.id);
+          expect(await db().invitation.count({ where: { workspaceId: b.workspaceId, id: { in: ids } } })).toBe(
+            ids.length,
+          );
+        }),
+      },
+    ],
+  },
+  createInvitation: {
+    probes: () => [
+      {
+        what: "invite someone",
+        method: "POST",
+        path: "/v1/workspace/invitations",
+        body: { email: `made-by-b-${tag}@example.com` },
+        expect: peopleOnly(async (answer) => {
+          const { invitation } = dataOf<{ invitation: { id: string } }>(answer);
+          expect((await db().invitation.findUniqueOrThrow({ where: { id: invitation.id } })).workspaceId).toBe(
+            b.workspaceId,
+          );
+        }),
+      },
+    ],
+  },
+  revokeInvitation: {
+    probes: () => [
+      {
+        what: "revoke A's invitation",
+        method: "DELETE",
+        path: `/v1/workspace/invitations/${a.invitationId}`,
+        expect: peopleOnly(expectNotFound),
+      },
+    ],
+  },
+  listOperatorWorkspaces: {
+    probes: () => [
+      { what: "list every workspace", method: "GET", path: "/v1/operator/workspaces", expect: operatorOnly },
+    ],
+  },
+  creditWorkspace: {
+    probes: () => [
+      {
+        what: "credit A's workspace",
+        method: "POST",
+        path: `/v1/operator/workspaces/${a.workspaceId}/credits`,
+        body: { amountCents: 500 },
+        expect: operatorOnly,
+      },
+    ],
+  },
+  listSignUpInvitations: {
+    probes: () => [
+      { what: "list sign-up invitations", method: "GET", path: "/v1/operator/invitations", expect: operatorOnly },
+    ],
+  },
+  createSignUpInvitation: {
+    probes: () => [
+      {
+        what: "send a sign-up invitation",
+        method: "POST",
+        path: "/v1/operator/invitations",
+        body: { email: `signup-by-b-${tag}@example.com` },
+        expect: operatorOnly,
+      },
+    ],
+  },
+  revokeSignUpInvitation: {
+    probes: () => [
+      {
+        what: "revoke A's invitation as a sign-up one",
+        method: "DELETE",
+        path: `/v1/operator/invitations/${a.invitationId}`,
+        expect: operatorOnly,
+      },
+    ],
   },
   getUsage: {
     probes: () => [
