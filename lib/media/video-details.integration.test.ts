@@ -150,6 +150,16 @@ describe("video details", () => {
     expect(youtube.requests.length).toBe(before);
   });
 
+  it("answers a members-only video's details when YouTube sends them complete, else 403 saying why", async () => {
+    const { key } = await liveKey();
+    const complete = await details(key, FAKE_VIDEOS.membersOnly);
+    expect(complete.status).toBe(200);
+    expect(complete.body).toMatchObject({ video_id: FAKE_VIDEOS.membersOnly, type: "video" });
+
+    const bare = await details(key, FAKE_VIDEOS.membersOnlyBare);
+    expect(bare).toMatchObject({ status: 403, body: { detail: expect.stringMatching(/members only/) } });
+  });
+
   it("maps an unavailable or unexpected video to a detail error, charges nothing and caches nothing", async () => {
     const { key, workspaceId } = await liveKey();
     // Throttled before anything is cached: YouTube's 429 is our 502, with nothing of YouTube's in the body.
