@@ -15,6 +15,7 @@ import { openDatabaseServer } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { handleIngestRequest, matchIngestPath } from "@/lib/api/ingest-http";
 import { buildApp, staleBuildReason } from "@/lib/launcher/build";
+import { endOfLifeWarning } from "@/lib/launcher/node-support";
 import { parseEnv, type Env } from "@/lib/env";
 
 const dev = process.argv.includes("--dev");
@@ -32,8 +33,9 @@ function ensureBuild(): void {
   buildApp(process.cwd());
 }
 
-function printDemoCredentials(demo: DemoCredentials, baseUrl: string): void {
-  const lines = [
+/** The first run's credentials, as lines of the start-up banner. */
+function demoCredentialLines(demo: DemoCredentials, baseUrl: string): string[] {
+  return [
     "",
     "  First run: a demo workspace was created. These secrets are shown once; keep them.",
     "",
@@ -45,7 +47,14 @@ function printDemoCredentials(demo: DemoCredentials, baseUrl: string): void {
     `  Try it:     curl -H "Authorization: Bearer ${demo.liveKey}" ${baseUrl}/v1/workspace`,
     "",
   ];
-  console.info(lines.join("\n"));
+}
+
+/**
+ * What start-up has to tell, printed as one block once the server listens, so nothing that Next.js or the app logs
+ * while starting lands in the middle of the secrets or after "Ready on" (launcher tests check it is one block).
+ */
+function printBanner(lines: string[]): void {
+  process.stdout.write(`${lines.join("\n")}\n`);
 }
 
 /**
@@ -127,8 +136,12 @@ async function main(): Promise<void> {
     const port = typeof address === "object" && address ? address.port : env.PORT;
     const host = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
     const baseUrl = env.PUBLIC_BASE_URL ?? `http://${host}:${port}`;
-    if (demo) printDemoCredentials(demo, baseUrl);
-    log(`Ready on ${baseUrl} (${dev ? "development" : "production"})`);
+    const nodeWarning = endOfLifeWarning(process.version, new Date());
+    printBanner([
+      ...(nodeWarning ? [`[signalbox] Warning: ${nodeWarning}`] : []),
+      ...(demo ? demoCredentialLines(demo, baseUrl) : []),
+      `[signalbox] Ready on ${baseUrl} (${dev ? "development" : "production"})`,
+    ]);
   } catch (error) {
     console.error(`[signalbox] Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
     await shutdown("Start-up failed", 1);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isProcessAlive } from "@/lib/db/embedded-postgres";
+import { endOfLifeWarning } from "@/lib/launcher/node-support";
 import { startApp } from "./app-server";
 
 // `npm start` as a new user runs it: no DATABASE_URL, so the launcher starts its own embedded PostgreSQL.
@@ -27,6 +28,14 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+/** The launcher's output from the first-run credentials to "Ready on", as lines; empty when either is missing. */
+function firstRunBanner(output: string): string[] {
+  const lines = output.split("\n");
+  const first = lines.findIndex((line) => line.includes("First run:"));
+  const ready = lines.findIndex((line) => line.includes("Ready on"));
+  return first === -1 || ready < first ? [] : lines.slice(first, ready + 1);
+}
+
 describe("the launcher on an embedded database", () => {
   let liveKey = "";
 
@@ -40,6 +49,19 @@ describe("the launcher on an embedded database", () => {
       expect(testKey).toMatch(/^sbx_test_[0-9A-Za-z]{40}$/);
       expect(output).toMatch(/Sign-in\s+demo@signalbox\.local \/ [0-9A-Za-z]{16}/);
       expect(existsSync(path.join(dataDir, "postgres", "PG_VERSION"))).toBe(true);
+
+      // The banner is one block: nothing logged while starting lands between the secrets and "Ready on".
+      const banner = firstRunBanner(output);
+      expect(banner.filter((line) => line !== "").map((line) => /^ {2}(\S+)/.exec(line)?.[1] ?? line)).toEqual([
+        "First",
+        "Workspace",
+        "Live",
+        "Test",
+        "Sign-in",
+        "Try",
+        expect.stringMatching(/^\[signalbox\] Ready on http:/),
+      ]);
+      expect(output.includes("Warning: Node.js")).toBe(endOfLifeWarning(process.version, new Date()) !== null);
 
       const response = await fetch(`${app.baseUrl}/v1/workspace`, { headers: { authorization: `Bearer ${liveKey}` } });
       expect(response.status).toBe(200);

@@ -4,6 +4,7 @@ import { createWorkspace } from "@/lib/auth/workspaces";
 import { creditWorkspace } from "@/lib/billing/balances";
 import { db } from "@/lib/db/client";
 import { startApp, type RunningApp } from "@/test/app-server";
+import { closedPort } from "@/test/enrichment-harness";
 import { FAKE_VIDEOS, startFakeYouTube } from "@/test/fakes/youtube-server";
 
 // GET /v1/data/media/video/details over HTTP against the real app, with YouTube played by a local server that
@@ -150,6 +151,16 @@ describe("video details", () => {
     expect(youtube.requests.length).toBe(before);
   });
 
+  it("answers a members-only video's details when YouTube sends them complete, else 403 saying why", async () => {
+    const { key } = await liveKey();
+    const complete = await details(key, FAKE_VIDEOS.membersOnly);
+    expect(complete.status).toBe(200);
+    expect(complete.body).toMatchObject({ video_id: FAKE_VIDEOS.membersOnly, type: "video" });
+
+    const bare = await details(key, FAKE_VIDEOS.membersOnlyBare);
+    expect(bare).toMatchObject({ status: 403, body: { detail: expect.stringMatching(/members only/) } });
+  });
+
   it("maps an unavailable or unexpected video to a detail error, charges nothing and caches nothing", async () => {
     const { key, workspaceId } = await liveKey();
     // Throttled before anything is cached: YouTube's 429 is our 502, with nothing of YouTube's in the body.
@@ -171,5 +182,30 @@ describe("video details", () => {
     expect(await db().enrichmentCacheEntry.count({ where: { operation: "media_video_details" } })).toBe(
       statuses.filter((status) => status === 200).length,
     );
+  });
+});
+
+describe("video details when YouTube cannot be reached", () => {
+  let unreachable: RunningApp;
+
+  beforeAll(async () => {
+    // Nothing listens there: the connection is refused, as when a firewall or a missing network stops it.
+    unreachable = await startApp({
+      YOUTUBE_BASE_URL: `http://127.0.0.1:${await closedPort()}`,
+      OUTBOUND_ALLOW_LOOPBACK: "true",
+    });
+  });
+
+  afterAll(async () => {
+    await unreachable?.stop();
+  });
+
+  it("answers 502 saying YouTube could not be reached, not that it answered unexpectedly", async () => {
+    const { key } = await liveKey();
+    const response = await fetch(`${unreachable.baseUrl}/v1/data/media/video/details?video_id=${normalId()}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ detail: "Could not reach YouTube. Retry shortly." });
   });
 });

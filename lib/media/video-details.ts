@@ -37,9 +37,12 @@ function youtubeClient(): OutboundClient {
 const FAILURES: Record<VideoFailure, () => ApiError> = {
   not_found: () => new ApiError("not_found", "Video not found: it does not exist, was removed, or is not public."),
   private: () => new ApiError("not_found", "Video not found: it does not exist, was removed, or is not public."),
+  members_only: () =>
+    new ApiError("forbidden", "This video is for the channel's members only; its details are not public."),
   age_restricted: () => new ApiError("forbidden", "This video is age-restricted; its details are not public."),
   region_blocked: () =>
     new ApiError("unavailable_for_legal_reasons", "This video is not available in the service's region."),
+  unreachable: () => new ApiError("upstream_unavailable", "Could not reach YouTube. Retry shortly."),
   upstream: () => new ApiError("upstream_unavailable", "YouTube did not answer as expected. Retry shortly."),
 };
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createOutboundClient } from "@/lib/outbound/outbound-client";
-import type { OutboundClient, OutboundRequest } from "@/lib/outbound/types";
+import { OutboundError, type OutboundClient, type OutboundRequest } from "@/lib/outbound/types";
 import { FAKE_VIDEOS, loadFakeYouTubeFixture, startFakeYouTube, type FakeYouTube } from "@/test/fakes/youtube-server";
 import {
   fetchVideoDetails,
@@ -223,6 +223,67 @@ describe("fetchVideoDetails: mapping (spec §2.5)", () => {
   });
 });
 
+describe("fetchVideoDetails: members-only videos", () => {
+  /** The members-only fixture's playability status on top of another fixture's body. */
+  function withMembersOnlyStatus(status: string, body: Record<string, unknown>) {
+    const offer = loadFakeYouTubeFixture("membersOnlyBare").playabilityStatus as Record<string, unknown>;
+    return JSON.stringify({ ...body, playabilityStatus: { ...offer, status } });
+  }
+
+  it("returns the public details when YouTube sends them complete with the membership offer", async () => {
+    const video = await details(FAKE_VIDEOS.membersOnly);
+    expect(video).toMatchObject({
+      video_id: FAKE_VIDEOS.membersOnly,
+      type: "video",
+      category: "Education",
+      published_time: "2025-06-07",
+      number_of_views: 812,
+    });
+  });
+
+  it("members_only when the offer comes without details", async () => {
+    const error = await expectFailure(details(FAKE_VIDEOS.membersOnlyBare), "members_only");
+    expect(fake.requests).toHaveLength(1);
+    expect(error.message).toMatch(/members/);
+  });
+
+  it.each(["ERROR", "UNPLAYABLE", "LOGIN_REQUIRED"])(
+    "members_only for status %s with the offer and no details, details with complete ones",
+    async (status) => {
+      const { responseContext } = loadFakeYouTubeFixture("membersOnlyBare");
+      const bare = scripted(() => ({ status: 200, body: withMembersOnlyStatus(status, { responseContext }) }));
+      await expectFailure(details(FAKE_VIDEOS.membersOnly, { http: bare }), "members_only");
+
+      const complete = scripted(() => ({
+        status: 200,
+        body: withMembersOnlyStatus(status, loadFakeYouTubeFixture("membersOnly")),
+      }));
+      expect((await details(FAKE_VIDEOS.membersOnly, { http: complete })).video_id).toBe(FAKE_VIDEOS.membersOnly);
+    },
+  );
+
+  it("members_only from the reason alone, when the error screen is a generic one", async () => {
+    const answering = scripted(() => ({
+      status: 200,
+      body: JSON.stringify({
+        playabilityStatus: {
+          status: "UNPLAYABLE",
+          reason:
+            "Join this channel from your computer or Android app to get access to members-only content like this video.",
+          errorScreen: { playerErrorMessageRenderer: { reason: { simpleText: "Members-only content" } } },
+        },
+      }),
+    }));
+    await expectFailure(details(FAKE_VIDEOS.membersOnly, { http: answering }), "members_only");
+  });
+
+  it("keeps partial details from passing: a members-only answer without microformat is members_only", async () => {
+    const { microformat: _dropped, ...partial } = loadFakeYouTubeFixture("membersOnly");
+    const answering = scripted(() => ({ status: 200, body: JSON.stringify(partial) }));
+    await expectFailure(details(FAKE_VIDEOS.membersOnly, { http: answering }), "members_only");
+  });
+});
+
 describe("fetchVideoDetails: failures", () => {
   it("not_found for a removed video", async () => {
     await expectFailure(details(FAKE_VIDEOS.removed), "not_found");
@@ -276,7 +337,7 @@ describe("fetchVideoDetails: failures", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it("upstream on a network error, after one retry", async () => {
+  it("unreachable on a refused connection, after one retry", async () => {
     const closed = await startFakeYouTube();
     const baseUrl = closed.baseUrl;
     await closed.close();
@@ -288,7 +349,20 @@ describe("fetchVideoDetails: failures", () => {
         return http.request(url, init);
       },
     };
-    await expectFailure(fetchVideoDetails(FAKE_VIDEOS.normal, { baseUrl, http: counting }), "upstream");
+    await expectFailure(fetchVideoDetails(FAKE_VIDEOS.normal, { baseUrl, http: counting }), "unreachable");
+    expect(calls).toBe(2);
+  });
+
+  it("unreachable when the host name does not resolve, after one retry", async () => {
+    let calls = 0;
+    const unresolvable: OutboundClient = {
+      userAgent: "test",
+      request: () => {
+        calls += 1;
+        return Promise.reject(new OutboundError("dns", "www.youtube.com has no addresses"));
+      },
+    };
+    await expectFailure(details(FAKE_VIDEOS.normal, { http: unresolvable }), "unreachable");
     expect(calls).toBe(2);
   });
 

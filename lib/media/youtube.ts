@@ -66,12 +66,15 @@ export interface VideoDetails {
  * Why the details could not be had:
  * - not_found:      no such video, or it was removed (also: the id is not a well-formed video id);
  * - private:        the video is private;
+ * - members_only:   only the channel's paying members may watch it, and YouTube gave no usable details;
  * - age_restricted: YouTube asks to sign in to confirm the viewer's age, and gave no usable details;
  * - region_blocked: the video is not available in the country YouTube sees, and gave no usable details;
- * - upstream:       YouTube failed or answered unexpectedly (429, 5xx, other 4xx, network error, timeout, non-JSON,
- *                   unexpected shape, an unknown playability status).
+ * - unreachable:    YouTube could not be reached at all (its name did not resolve, or the connection failed);
+ * - upstream:       YouTube failed or answered unexpectedly (429, 5xx, other 4xx, timeout, non-JSON, unexpected
+ *                   shape, an unknown playability status).
  */
-export type VideoFailure = "not_found" | "private" | "age_restricted" | "region_blocked" | "upstream";
+export type VideoFailure =
+  "not_found" | "private" | "members_only" | "age_restricted" | "region_blocked" | "unreachable" | "upstream";
 
 export class VideoError extends Error {
   constructor(
@@ -110,9 +113,12 @@ export const INNERTUBE_CLIENT = { clientName: "WEB", clientVersion: "2.20240101.
  * - OK, and LIVE_STREAM_OFFLINE (an upcoming stream or premiere): map the details.
  * - ERROR: not_found (removed, unavailable, does not exist, or no videoDetails at all).
  * - LOGIN_REQUIRED with a reason about a private video: private (always, even if some details are present).
+ * - ERROR / UNPLAYABLE / LOGIN_REQUIRED with the channel-membership offer (errorScreen
+ *   playerLegacyDesktopYpcOfferRenderer or ypcOfferRenderer with offerId "sponsors_only_video") or a reason about
+ *   members-only content ("Join this channel to get access to members-only content…"): members_only.
  * - LOGIN_REQUIRED / AGE_VERIFICATION_REQUIRED / AGE_CHECK_REQUIRED / CONTENT_CHECK_REQUIRED / UNPLAYABLE asking to
  *   confirm the viewer's age: age_restricted; UNPLAYABLE "not available in your country": region_blocked.
- *   For these two the restriction is on playback, not on the public metadata: when the response still carries
+ *   For these three the restriction is on playback, not on the public metadata: when the response still carries
  *   complete details (every field we map), they are returned; otherwise the failure is thrown.
  * - Anything else (another status or reason, e.g. a bot check): upstream.
  */
@@ -174,6 +180,9 @@ async function attempt(videoId: string, options: FetchVideoDetailsOptions): Prom
       throw new VideoError("upstream", "video details answer too large", { cause: error });
     if (error instanceof OutboundError && error.reason === "timeout")
       throw new RetryableError("upstream", "video details request timed out", { cause: error });
+    // No answer at all (DNS, refused or reset connection): YouTube is unreachable from here, not misbehaving.
+    if (error instanceof OutboundError && (error.reason === "dns" || error.reason === "connect"))
+      throw new RetryableError("unreachable", "YouTube could not be reached", { cause: error });
     throw new RetryableError("upstream", "video details request failed", { cause: error });
   }
 
@@ -224,8 +233,54 @@ function reasonText(status: Json): string {
     collect(error.reason);
     collect(error.subreason);
   }
+  for (const offer of membershipOffers(status)) {
+    collect(offer.itemTitle);
+    collect(offer.offerDescription);
+  }
   return parts.join(" ").toLowerCase();
 }
+
+/** The paid-content offers of an error screen (the desktop player's and the generic renderer). */
+function membershipOffers(status: Json): Json[] {
+  return [
+    objectAt(status, "errorScreen", "playerLegacyDesktopYpcOfferRenderer"),
+    objectAt(status, "errorScreen", "ypcOfferRenderer"),
+  ].filter((offer): offer is Json => offer !== undefined);
+}
+
+const MEMBERS_ONLY_OFFER_ID = "sponsors_only_video";
+
+function isMembersOnly(status: string, playability: Json, reason: string): boolean {
+  if (!["ERROR", "UNPLAYABLE", "LOGIN_REQUIRED"].includes(status)) return false;
+  if (membershipOffers(playability).some((offer) => offer.offerId === MEMBERS_ONLY_OFFER_ID)) return true;
+  // Anonymous clients sometimes get only the prose, in either of YouTube's wordings (plain or with a level).
+  return /members-only content|channel's members on level/.test(reason);
+}
+
+/** A restriction on playback rather than on the public details, or undefined when the status is no such one. */
+function playbackRestriction(status: string, playability: Json, reason: string): RestrictedFailure | undefined {
+  if (isMembersOnly(status, playability, reason)) return "members_only";
+  if (
+    ["AGE_VERIFICATION_REQUIRED", "AGE_CHECK_REQUIRED", "CONTENT_CHECK_REQUIRED"].includes(status) ||
+    ((status === "LOGIN_REQUIRED" || status === "UNPLAYABLE") &&
+      /confirm your age|age-restricted|age restricted|inappropriate for some users/.test(reason))
+  )
+    return "age_restricted";
+  if (
+    status === "UNPLAYABLE" &&
+    /not available in your country|not made this video available in your country|your country/.test(reason)
+  )
+    return "region_blocked";
+  return undefined;
+}
+
+type RestrictedFailure = Extract<VideoFailure, "members_only" | "age_restricted" | "region_blocked">;
+
+const RESTRICTION_MESSAGES: Record<RestrictedFailure, string> = {
+  members_only: "video is for channel members only",
+  age_restricted: "video is age restricted",
+  region_blocked: "video is not available in this region",
+};
 
 function interpret(videoId: string, body: unknown): VideoDetails {
   if (!isObject(body)) throw new VideoError("upstream", "unexpected video details shape");
@@ -238,40 +293,27 @@ function interpret(videoId: string, body: unknown): VideoDetails {
 
   if (status === "OK" || status === "LIVE_STREAM_OFFLINE") return mapDetails(videoId, body, playability, reason);
 
+  if (status === "LOGIN_REQUIRED" && reason.includes("private")) throw new VideoError("private", "video is private");
+
+  const restriction = playbackRestriction(status, playability, reason);
+  if (restriction) {
+    if (hasDetails) {
+      try {
+        return mapDetails(videoId, body, playability, reason);
+      } catch {
+        // Partial details: report the restriction itself.
+      }
+    }
+    throw new VideoError(restriction, RESTRICTION_MESSAGES[restriction]);
+  }
+
   if (status === "ERROR") {
     if (!hasDetails || /unavailable|does not exist|removed|terminated|no longer available/.test(reason)) {
       throw new VideoError("not_found", "video not found");
     }
     throw new VideoError("upstream", "video details upstream reported an error");
   }
-
-  if (status === "LOGIN_REQUIRED" && reason.includes("private")) throw new VideoError("private", "video is private");
-
-  let failure: VideoFailure = "upstream";
-  if (
-    ["AGE_VERIFICATION_REQUIRED", "AGE_CHECK_REQUIRED", "CONTENT_CHECK_REQUIRED"].includes(status) ||
-    ((status === "LOGIN_REQUIRED" || status === "UNPLAYABLE") &&
-      /confirm your age|age-restricted|age restricted|inappropriate for some users/.test(reason))
-  ) {
-    failure = "age_restricted";
-  } else if (
-    status === "UNPLAYABLE" &&
-    /not available in your country|not made this video available in your country|your country/.test(reason)
-  ) {
-    failure = "region_blocked";
-  }
-  if (failure === "upstream") throw new VideoError("upstream", "video details are not available");
-  if (hasDetails) {
-    try {
-      return mapDetails(videoId, body, playability, reason);
-    } catch {
-      // Partial details: report the restriction itself.
-    }
-  }
-  throw new VideoError(
-    failure,
-    failure === "age_restricted" ? "video is age restricted" : "video is not available in this region",
-  );
+  throw new VideoError("upstream", "video details are not available");
 }
 
 function shapeError(field: string): VideoError {

@@ -27,6 +27,8 @@ export const FAKE_VIDEOS = {
   ageRestricted: "fakeAgeGate",
   regionBlocked: "fakeRegion1",
   regionBlockedBare: "fakeRegion2",
+  membersOnly: "fakeMembers",
+  membersOnlyBare: "fakeMember2",
   unexpectedShape: "fakeBadShap",
   unknown: "fakeMissing",
 } as const;
@@ -43,6 +45,8 @@ const FIXTURE_FILES: Record<keyof typeof FAKE_VIDEOS, string> = {
   ageRestricted: "age-restricted.json",
   regionBlocked: "region-blocked.json",
   regionBlockedBare: "region-blocked-bare.json",
+  membersOnly: "members-only.json",
+  membersOnlyBare: "members-only-bare.json",
   unexpectedShape: "unexpected-shape.json",
   unknown: "not-found.json",
 };
@@ -84,6 +88,11 @@ export interface FakeYouTube {
 export interface FakeYouTubeOptions {
   /** How long `slow` waits before answering; default 5 s. */
   slowMs?: number;
+  /**
+   * More ids answered like a named fixture, with the fixture's video id replaced: e.g. the README's example id
+   * `{ dQw4w9WgXcQ: "normal" }`, so documentation can show a familiar id while the data stays fictional.
+   */
+  aliases?: Record<string, keyof typeof FAKE_VIDEOS>;
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown) {
@@ -112,6 +121,9 @@ export async function startFakeYouTube(options: FakeYouTubeOptions = {}): Promis
   const fixtures = new Map<string, string>();
   for (const [name, id] of Object.entries(FAKE_VIDEOS)) {
     fixtures.set(id, JSON.stringify(loadFakeYouTubeFixture(name as keyof typeof FAKE_VIDEOS)));
+  }
+  for (const [alias, name] of Object.entries(options.aliases ?? {})) {
+    fixtures.set(alias, (fixtures.get(FAKE_VIDEOS[name]) as string).replaceAll(FAKE_VIDEOS[name], alias));
   }
   const requests: FakeYouTubeRequest[] = [];
   const pending = new Set<NodeJS.Timeout>();
