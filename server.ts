@@ -43,11 +43,19 @@ function demoCredentialLines(demo: DemoCredentials, baseUrl: string): string[] {
     `  Live key    ${demo.liveKey}`,
     `  Test key    ${demo.testKey}`,
     `  Sign-in     ${demo.email} / ${demo.password}  (dashboard at ${baseUrl}/)`,
+    "  Operator    This user runs the server: the dashboard's Operator page lists workspaces and adds funds.",
     "",
     `  Try it:     curl -H "Authorization: Bearer ${demo.liveKey}" ${baseUrl}/v1/workspace`,
     "",
   ];
 }
+
+/** Who can get an account, said at every start since the default (closed) surprises anyone expecting a sign-up page. */
+const SIGN_UP_POLICIES: Record<Env["SIGNUP"], string> = {
+  closed: "Sign-up is closed (SIGNUP=closed): owners invite people from the dashboard's Members page.",
+  invite: "Sign-up is by invitation (SIGNUP=invite): owners invite into workspaces, operators invite new sign-ups.",
+  open: "Sign-up is open (SIGNUP=open): anyone who can reach this server can create an account.",
+};
 
 /**
  * What start-up has to tell, printed as one block once the server listens, so nothing that Next.js or the app logs
@@ -140,6 +148,7 @@ async function main(): Promise<void> {
     printBanner([
       ...(nodeWarning ? [`[signalbox] Warning: ${nodeWarning}`] : []),
       ...(demo ? demoCredentialLines(demo, baseUrl) : []),
+      `[signalbox] ${SIGN_UP_POLICIES[env.SIGNUP]}`,
       `[signalbox] Ready on ${baseUrl} (${dev ? "development" : "production"})`,
     ]);
   } catch (error) {

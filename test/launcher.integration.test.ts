@@ -58,7 +58,9 @@ describe("the launcher on an embedded database", () => {
         "Live",
         "Test",
         "Sign-in",
+        "Operator",
         "Try",
+        "[signalbox] Sign-up is closed (SIGNUP=closed): owners invite people from the dashboard's Members page.",
         expect.stringMatching(/^\[signalbox\] Ready on http:/),
       ]);
       expect(output.includes("Warning: Node.js")).toBe(endOfLifeWarning(process.version, new Date()) !== null);

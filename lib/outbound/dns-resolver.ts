@@ -71,7 +71,13 @@ export function createDnsResolver(options: DnsResolverOptions = {}): DnsResolver
       return [...v4, ...v6];
     },
     resolveMx(name, signal) {
-      return query(name, signal, (resolver) => resolver.resolveMx(name), []);
+      // Only the two fields: Node 24 adds `type: "MX"` to each record, which callers must not come to depend on.
+      return query(
+        name,
+        signal,
+        async (resolver) => (await resolver.resolveMx(name)).map(({ exchange, priority }) => ({ exchange, priority })),
+        [],
+      );
     },
     async resolveTxt(name, signal) {
       const records = await query(name, signal, (resolver) => resolver.resolveTxt(name), []);
