@@ -46,8 +46,14 @@ afterAll(async () => {
 });
 
 const run = promisify(execFile);
-/** Every curl of the README also prints the status, on a line of its own after the body. */
-const CURL_WITH_STATUS = `curl() { command curl --silent --show-error --write-out '\\n%{http_code}' "$@"; }`;
+/**
+ * Every curl of the README also prints the status, on a line of its own after the body. Where curl is not installed,
+ * a stand-in in Node (test/readme/curl-stand-in.ts) speaks the few flags the README uses, so `npm test` needs no curl.
+ */
+const CURL_WITH_STATUS = await run("bash", ["-c", "command -v curl"]).then(
+  () => `curl() { command curl --silent --show-error --write-out '\\n%{http_code}' "$@"; }`,
+  () => `curl() { node --import tsx ${path.resolve(import.meta.dirname, "readme", "curl-stand-in.ts")} "$@"; }`,
+);
 
 /** Runs one README command in bash, as a reader would paste it, with $KEY and $TEST_KEY set to the printed keys. */
 async function runStep(step: CurlStep): Promise<{ command: string; status: number; body: string }> {
