@@ -40,7 +40,7 @@ function WorkspacesSection({ onAddFunds }: { onAddFunds: (workspace: OperatorWor
       <h2 id="workspaces-title" className={ui.sectionTitle}>
         Workspaces
       </h2>
-      <form role="search" aria-label="Workspaces" className={styles.search} onSubmit={submit}>
+      <form role="search" aria-label="Search workspaces" className={styles.search} onSubmit={submit}>
         <div className="field">
           <label htmlFor="operator-search">Search</label>
           <input
