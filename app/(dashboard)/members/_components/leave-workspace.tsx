@@ -40,8 +40,9 @@ export function LeaveWorkspace({
     leave.mutate(myUserId, {
       onSuccess: () => {
         if (!next) return void signOut();
-        void queryClient.invalidateQueries({ queryKey: queryKeys.workspaces() });
+        // Switch first: a request still naming the workspace just left would be answered 404.
         switchWorkspace(next.id);
+        void queryClient.invalidateQueries({ queryKey: queryKeys.workspaces() });
         router.replace("/");
       },
     });
