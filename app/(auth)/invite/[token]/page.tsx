@@ -51,8 +51,8 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
       return (
         <InvitationCard title={`Join ${view.workspaceName}`}>
           <p>
-            {invitation?.invitedBy ? `${invitation.invitedBy} invited you` : "You are invited"} to{" "}
-            <strong>{view.workspaceName}</strong> as {invitation?.role === "owner" ? "an owner" : "a member"}.
+            {view.invitedBy ? `${view.invitedBy} invited you` : "You are invited"} to{" "}
+            <strong>{view.workspaceName}</strong> as {view.role === "owner" ? "an owner" : "a member"}.
           </p>
           <JoinButton workspaceName={view.workspaceName} action={acceptInvitationAction.bind(null, token)} />
         </InvitationCard>
@@ -99,7 +99,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ tok
         <InvitationCard title={view.workspaceName ? `Join ${view.workspaceName}` : "Create your account"}>
           <p className="muted small">
             {view.workspaceName
-              ? `Create your account to join ${view.workspaceName}${invitation?.invitedBy ? `, where ${invitation.invitedBy} invited you` : ""}.`
+              ? `Create your account to join ${view.workspaceName}${view.invitedBy ? `, where ${view.invitedBy} invited you` : ""}.`
               : "You are invited to this Signalbox server: create your account and name a workspace of your own."}
           </p>
           <SignUpForm

@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { invitationAccountSchema, invitationView } from "./invitation-view";
 
-const intoWorkspace = { email: "ada@example.com", workspace: { name: "Engines" }, accountExists: false };
-const signUp = { email: "ada@example.com", workspace: null, accountExists: false };
+const intoWorkspace = {
+  email: "ada@example.com",
+  role: "member" as const,
+  workspace: { name: "Engines" },
+  invitedBy: "Charles",
+  accountExists: false,
+};
+const signUp = { ...intoWorkspace, role: "owner" as const, workspace: null, invitedBy: null };
 
 describe("invitationView", () => {
   it("calls a missing invitation (unknown, used, revoked, expired) invalid, whoever looks", () => {
@@ -14,6 +20,8 @@ describe("invitationView", () => {
     expect(invitationView({ ...intoWorkspace, accountExists: true }, { email: "Ada@Example.com" })).toEqual({
       kind: "join",
       workspaceName: "Engines",
+      role: "member",
+      invitedBy: "Charles",
     });
   });
 
@@ -43,11 +51,13 @@ describe("invitationView", () => {
       kind: "create-account",
       email: "ada@example.com",
       workspaceName: "Engines",
+      invitedBy: "Charles",
     });
     expect(invitationView(signUp, null)).toEqual({
       kind: "create-account",
       email: "ada@example.com",
       workspaceName: null,
+      invitedBy: null,
     });
   });
 });

@@ -3,17 +3,19 @@ import { signUpSchema } from "../../_lib/sign-up";
 /** What the invitation page shows, from the link's invitation and whoever is signed in. */
 export type InvitationView =
   | { kind: "invalid" }
-  | { kind: "join"; workspaceName: string }
+  | { kind: "join"; workspaceName: string; role: "owner" | "member"; invitedBy: string | null }
   /** A sign-up invitation opened by someone signed in with its email: they have an account already. */
   | { kind: "has-account" }
   | { kind: "other-account"; invitedEmail: string; signedInEmail: string }
   | { kind: "sign-in"; email: string }
   /** `workspaceName` null: a sign-up invitation, the new account gets a workspace of its own. */
-  | { kind: "create-account"; email: string; workspaceName: string | null };
+  | { kind: "create-account"; email: string; workspaceName: string | null; invitedBy: string | null };
 
 interface InvitationFacts {
   email: string;
+  role: "owner" | "member";
   workspace: { name: string } | null;
+  invitedBy: string | null;
   accountExists: boolean;
 }
 
@@ -22,10 +24,22 @@ export function invitationView(invitation: InvitationFacts | null, signedIn: { e
   if (signedIn) {
     if (signedIn.email.toLowerCase() !== invitation.email.toLowerCase())
       return { kind: "other-account", invitedEmail: invitation.email, signedInEmail: signedIn.email };
-    return invitation.workspace ? { kind: "join", workspaceName: invitation.workspace.name } : { kind: "has-account" };
+    return invitation.workspace
+      ? {
+          kind: "join",
+          workspaceName: invitation.workspace.name,
+          role: invitation.role,
+          invitedBy: invitation.invitedBy,
+        }
+      : { kind: "has-account" };
   }
   if (invitation.accountExists) return { kind: "sign-in", email: invitation.email };
-  return { kind: "create-account", email: invitation.email, workspaceName: invitation.workspace?.name ?? null };
+  return {
+    kind: "create-account",
+    email: invitation.email,
+    workspaceName: invitation.workspace?.name ?? null,
+    invitedBy: invitation.invitedBy,
+  };
 }
 
 /**

@@ -27,7 +27,7 @@ function LoadFailed({ what, error, retry }: { what: string; error: unknown; retr
 }
 
 function OwnerInvitations({ onStatus }: { onStatus: (message: string) => void }) {
-  const invitations = useInvitations(true);
+  const invitations = useInvitations();
   const revoke = useRevokeInvitation();
   if (invitations.isPending)
     return <div className={ui.skeleton} aria-busy="true" aria-label="Loading pending invitations" />;

@@ -28,13 +28,13 @@ export function useMembers() {
   });
 }
 
-/** Pending invitations; only owners may list them, so the page asks only when the user is one. */
-export function useInvitations(isOwner: boolean) {
+/** Pending invitations; only owners may list them (the page shows them to owners only). */
+export function useInvitations() {
   const workspaceId = useWorkspaceId();
   return useQuery({
     queryKey: queryKeys.members.invitations(workspaceId ?? null),
     queryFn: async () => (await dashboardClient().call(listInvitationsContract, {})).data.invitations,
-    enabled: workspaceId !== undefined && isOwner,
+    enabled: workspaceId !== undefined,
   });
 }
 
