@@ -10,6 +10,8 @@ type DeliveryListFilters = { endpointId?: string; unacknowledged?: "true" | "fal
 export const queryKeys = {
   workspace: (workspaceId: string | null) => ["workspace", workspaceId] as const,
   workspaces: () => ["workspaces"] as const,
+  /** The signed-in user (GET /v1/me): theirs, not a workspace's. */
+  me: () => ["me"] as const,
   deliveries: {
     all: (workspaceId: string | null) => ["deliveries", workspaceId] as const,
     lists: (workspaceId: string | null) => [...queryKeys.deliveries.all(workspaceId), "list"] as const,
@@ -34,4 +36,17 @@ export const queryKeys = {
     all: (workspaceId: string | null) => ["api-keys", workspaceId] as const,
   },
   usage: (workspaceId: string | null, days: number) => ["usage", workspaceId, days] as const,
+  members: {
+    all: (workspaceId: string | null) => ["members", workspaceId] as const,
+    list: (workspaceId: string | null) => [...queryKeys.members.all(workspaceId), "list"] as const,
+    /** Pending invitations into the workspace (owners only). */
+    invitations: (workspaceId: string | null) => [...queryKeys.members.all(workspaceId), "invitations"] as const,
+  },
+  /** The operator pages show the whole server, whichever workspace is selected. */
+  operator: {
+    all: () => ["operator"] as const,
+    workspaceLists: () => [...queryKeys.operator.all(), "workspaces"] as const,
+    workspaces: (search: string) => [...queryKeys.operator.workspaceLists(), search] as const,
+    signUpInvitations: () => [...queryKeys.operator.all(), "sign-up-invitations"] as const,
+  },
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fieldErrorsFrom, sentence, signUpSchema } from "./sign-up";
+import { ApiError } from "@/lib/errors";
+import { fieldErrorsFrom, refusalResult, sentence, signUpSchema } from "./sign-up";
 
 const schema = signUpSchema(10);
 const valid = { name: " Ada ", email: " ada@example.com ", password: "correct horse", workspaceName: " Acme " };
@@ -49,5 +50,29 @@ describe("fieldErrorsFrom and sentence", () => {
       "The password must have at least 10 characters.",
     );
     expect(sentence("email", "Enter an email address.")).toBe("Enter an email address.");
+  });
+});
+
+describe("refusalResult", () => {
+  it("turns a refusal from lib/auth into the form's message and field sentences", () => {
+    const taken = new ApiError("validation_error", "An account with this email exists already.", {
+      details: [{ path: "email", message: "is taken" }],
+    });
+    expect(refusalResult(taken)).toEqual({
+      ok: false,
+      message: "An account with this email exists already.",
+      fieldErrors: { email: "This email is taken." },
+    });
+    expect(refusalResult(new ApiError("not_found", "This invitation link is not valid any more."))).toEqual({
+      ok: false,
+      message: "This invitation link is not valid any more.",
+      fieldErrors: {},
+    });
+  });
+
+  it("throws anything else again", () => {
+    const failure = new Error("connection refused");
+    expect(() => refusalResult(failure)).toThrow(failure);
+    expect(() => refusalResult(new ApiError("internal", "Something failed."))).toThrow("Something failed.");
   });
 });

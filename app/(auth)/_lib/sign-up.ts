@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ApiError } from "@/lib/errors";
 
 /** What the sign-up page and action say when SIGNUP is not `open`. */
 export const SIGN_UP_CLOSED =
@@ -58,4 +59,16 @@ export function sentence(field: SignUpField, message: string): string {
     workspaceName: "The workspace name",
   }[field];
   return `${label} ${message}.`.replace(/\.\.$/, ".");
+}
+
+/**
+ * A refusal from lib/auth (an ApiError below 500: a taken email, a used invitation link) as the form's result, its
+ * field messages as sentences. Anything else is a real failure and is thrown again.
+ */
+export function refusalResult(error: unknown): Extract<SignUpResult, { ok: false }> {
+  if (!(error instanceof ApiError) || error.status >= 500) throw error;
+  const fieldErrors = fieldErrorsFrom(error.details ?? []);
+  for (const field of Object.keys(fieldErrors) as SignUpField[])
+    fieldErrors[field] = sentence(field, fieldErrors[field]!);
+  return { ok: false, message: error.message, fieldErrors };
 }

@@ -1,16 +1,8 @@
 "use server";
 
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/errors";
 import { createAccount, MIN_PASSWORD_LENGTH } from "@/lib/auth/users";
-import {
-  fieldErrorsFrom,
-  sentence,
-  SIGN_UP_CLOSED,
-  signUpSchema,
-  type SignUpField,
-  type SignUpResult,
-} from "../_lib/sign-up";
+import { fieldErrorsFrom, refusalResult, SIGN_UP_CLOSED, signUpSchema, type SignUpResult } from "../_lib/sign-up";
 
 /**
  * Creates a user with a new workspace, when sign-up is open (SIGNUP=open). The form then signs in with the same email and password through next-auth.
@@ -37,12 +29,6 @@ export async function signUpAction(input: {
     const account = await createAccount(parsed.data);
     return { ok: true, workspaceId: account.workspaceId };
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) {
-      const fieldErrors = fieldErrorsFrom(error.details ?? []);
-      for (const field of Object.keys(fieldErrors) as SignUpField[])
-        fieldErrors[field] = sentence(field, fieldErrors[field]!);
-      return { ok: false, message: error.message, fieldErrors };
-    }
-    throw error;
+    return refusalResult(error);
   }
 }

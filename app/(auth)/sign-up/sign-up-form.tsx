@@ -5,12 +5,26 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { selectWorkspace } from "@/lib/client/dashboard-client";
-import type { SignUpField } from "../_lib/sign-up";
+import type { SignUpField, SignUpResult } from "../_lib/sign-up";
 import { signUpAction } from "./actions";
 
 type Values = Record<SignUpField, string>;
 
-export function SignUpForm({ minPasswordLength }: { minPasswordLength: number }) {
+/**
+ * A new account, then signed in and into its workspace. An invitation's page passes its own `action` (the token
+ * bound), the invitation's `email` (shown read-only) and, for an invitation into a workspace, no workspace name.
+ */
+export function SignUpForm({
+  minPasswordLength,
+  action = signUpAction,
+  email,
+  askWorkspaceName = true,
+}: {
+  minPasswordLength: number;
+  action?: (values: Values) => Promise<SignUpResult>;
+  email?: string;
+  askWorkspaceName?: boolean;
+}) {
   const [fieldErrors, setFieldErrors] = useState<Partial<Values>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -29,7 +43,7 @@ export function SignUpForm({ minPasswordLength }: { minPasswordLength: number })
     setPending(true);
     setMessage(null);
     try {
-      const result = await signUpAction(values);
+      const result = await action(values);
       if (!result.ok) {
         setFieldErrors(result.fieldErrors);
         setMessage(result.message);
@@ -80,6 +94,8 @@ export function SignUpForm({ minPasswordLength }: { minPasswordLength: number })
           type="email"
           autoComplete="email"
           required
+          readOnly={email !== undefined}
+          defaultValue={email}
           className="input"
           aria-invalid={!!fieldErrors.email}
           aria-describedby={describedBy("email")}
@@ -104,20 +120,22 @@ export function SignUpForm({ minPasswordLength }: { minPasswordLength: number })
         </p>
         <FieldError field="password" errors={fieldErrors} />
       </div>
-      <div className="field">
-        <label htmlFor="sign-up-workspace">Workspace name</label>
-        <input
-          id="sign-up-workspace"
-          name="workspaceName"
-          required
-          maxLength={100}
-          autoComplete="organization"
-          className="input"
-          aria-invalid={!!fieldErrors.workspaceName}
-          aria-describedby={describedBy("workspaceName")}
-        />
-        <FieldError field="workspaceName" errors={fieldErrors} />
-      </div>
+      {askWorkspaceName ? (
+        <div className="field">
+          <label htmlFor="sign-up-workspace">Workspace name</label>
+          <input
+            id="sign-up-workspace"
+            name="workspaceName"
+            required
+            maxLength={100}
+            autoComplete="organization"
+            className="input"
+            aria-invalid={!!fieldErrors.workspaceName}
+            aria-describedby={describedBy("workspaceName")}
+          />
+          <FieldError field="workspaceName" errors={fieldErrors} />
+        </div>
+      ) : null}
       {message ? (
         <p role="alert" className="alert">
           {message}

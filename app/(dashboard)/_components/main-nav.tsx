@@ -2,13 +2,18 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useCurrentUser } from "../_hooks/use-current-user";
 
 const LINKS = [
   { href: "/", label: "Deliveries" },
   { href: "/endpoints", label: "Endpoints" },
   { href: "/api-keys", label: "API keys" },
   { href: "/usage", label: "Usage" },
+  { href: "/members", label: "Members" },
 ] as const;
+
+/** Shown to operators of the server only (GET /v1/me). */
+const OPERATOR_LINK = { href: "/operator", label: "Operator" } as const;
 
 function isCurrent(pathname: string, href: string): boolean {
   return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
@@ -16,10 +21,12 @@ function isCurrent(pathname: string, href: string): boolean {
 
 export function MainNav() {
   const pathname = usePathname();
+  const operator = useCurrentUser().data?.user.operator === true;
+  const links = operator ? [...LINKS, OPERATOR_LINK] : LINKS;
   return (
     <nav aria-label="Dashboard" className="shell-nav">
       <ul>
-        {LINKS.map((link) => (
+        {links.map((link) => (
           <li key={link.href}>
             <Link href={link.href} aria-current={isCurrent(pathname, link.href) ? "page" : undefined}>
               {link.label}

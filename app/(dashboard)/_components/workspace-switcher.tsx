@@ -1,7 +1,13 @@
 "use client";
 
 import { useEffect, useId } from "react";
-import { isUnknownWorkspaceError, useSwitchWorkspace, useWorkspaceId, useWorkspaces } from "../_hooks/use-workspace";
+import {
+  currentWorkspace,
+  isUnknownWorkspaceError,
+  useSwitchWorkspace,
+  useWorkspaceId,
+  useWorkspaces,
+} from "../_hooks/use-workspace";
 
 /**
  * Picks the workspace every page acts in. A stored choice the user no longer belongs to (or another user's, on a
@@ -22,8 +28,7 @@ export function WorkspaceSwitcher() {
   }, [stale, switchWorkspace, workspaces]);
 
   const list = workspaces.data ?? [];
-  // No stored choice: the server acts in the user's first workspace.
-  const current = list.find((workspace) => workspace.id === workspaceId) ?? list[0];
+  const current = currentWorkspace(list, workspaceId);
 
   if (!current) {
     return (

@@ -85,3 +85,17 @@ export function useWorkspaces() {
 export function isUnknownWorkspaceError(error: unknown): boolean {
   return error instanceof ApiClientError && error.status === 404;
 }
+
+/** The workspace the dashboard acts in: the stored choice, or with none stored the user's first (as the server picks). */
+export function currentWorkspace<W extends { id: string }>(
+  workspaces: readonly W[],
+  workspaceId: string | null | undefined,
+): W | undefined {
+  return workspaces.find((workspace) => workspace.id === workspaceId) ?? workspaces[0];
+}
+
+/** The selected workspace with the user's role in it; undefined while the list loads (or when it failed). */
+export function useCurrentWorkspace() {
+  const workspaceId = useWorkspaceId();
+  return currentWorkspace(useWorkspaces().data ?? [], workspaceId);
+}

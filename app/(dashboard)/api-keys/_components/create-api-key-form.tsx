@@ -5,9 +5,10 @@ import { FormAlert } from "@/app/(dashboard)/_components/form-alert";
 import { TextField } from "@/app/(dashboard)/_components/text-field";
 import ui from "@/app/(dashboard)/_components/ui.module.css";
 import { useFocusFirstInvalid } from "@/app/(dashboard)/_hooks/use-focus-first-invalid";
+import { useCurrentWorkspace } from "@/app/(dashboard)/_hooks/use-workspace";
 import { formErrors } from "@/app/(dashboard)/_lib/form-errors";
 import { useCreateApiKey } from "../_hooks/use-api-keys";
-import { MODE_DESCRIPTIONS } from "../_lib/key-display";
+import { LIVE_KEYS_FOR_OWNERS, MODE_DESCRIPTIONS } from "../_lib/key-display";
 import styles from "./api-keys.module.css";
 
 export function CreateApiKeyForm({
@@ -20,6 +21,9 @@ export function CreateApiKeyForm({
   const create = useCreateApiKey();
   const [name, setName] = useState("");
   const [mode, setMode] = useState<"live" | "test">("test");
+  // Members make test keys only (the API answers 403 for live, shown as the form's error if it happens anyway).
+  const liveRefused = useCurrentWorkspace()?.role === "member";
+  const chosen = liveRefused ? "test" : mode;
   const errors = create.error ? formErrors(create.error, ["name", "mode"]) : { form: null, fields: {} };
   useFocusFirstInvalid(form, create.error);
 
@@ -27,7 +31,7 @@ export function CreateApiKeyForm({
     event.preventDefault();
     if (create.isPending) return;
     create.mutate(
-      { name, mode },
+      { name, mode: chosen },
       {
         onSuccess: (answer) => {
           onCreated({ name: answer.data.apiKey.name, mode: answer.data.apiKey.mode, key: answer.data.key });
@@ -55,21 +59,25 @@ export function CreateApiKeyForm({
       <fieldset className={ui.fieldset} aria-describedby={errors.fields.mode ? `${id}-mode-error` : undefined}>
         <legend>Mode</legend>
         <div className={styles.modes}>
-          {(["test", "live"] as const).map((value) => (
-            <label key={value} className={styles.mode}>
-              <input
-                type="radio"
-                name={`${id}-mode`}
-                value={value}
-                checked={mode === value}
-                onChange={() => setMode(value)}
-              />
-              <span>
-                <strong>{value === "live" ? "Live" : "Test"}</strong>
-                <span>{MODE_DESCRIPTIONS[value]}</span>
-              </span>
-            </label>
-          ))}
+          {(["test", "live"] as const).map((value) => {
+            const refused = value === "live" && liveRefused;
+            return (
+              <label key={value} className={`${styles.mode} ${refused ? styles.modeRefused : ""}`}>
+                <input
+                  type="radio"
+                  name={`${id}-mode`}
+                  value={value}
+                  checked={chosen === value}
+                  disabled={refused}
+                  onChange={() => setMode(value)}
+                />
+                <span>
+                  <strong>{value === "live" ? "Live" : "Test"}</strong>
+                  <span>{refused ? LIVE_KEYS_FOR_OWNERS : MODE_DESCRIPTIONS[value]}</span>
+                </span>
+              </label>
+            );
+          })}
         </div>
         {errors.fields.mode ? (
           <p id={`${id}-mode-error`} className="field-error">

@@ -4,7 +4,6 @@ import { useId } from "react";
 import { CopyButton } from "@/app/(dashboard)/_components/copy-button";
 import { ModalDialog } from "@/app/(dashboard)/_components/modal-dialog";
 import ui from "@/app/(dashboard)/_components/ui.module.css";
-import styles from "./api-keys.module.css";
 
 /** Shows a new key's secret, the only time it is ever shown. */
 export function NewKeyDialog({
@@ -36,7 +35,7 @@ export function NewKeyDialog({
             <span id={`${id}-label`} className={ui.label}>
               API key
             </span>
-            <code id={`${id}-key`} className={styles.secret} aria-labelledby={`${id}-label`}>
+            <code id={`${id}-key`} className={ui.secret} aria-labelledby={`${id}-label`}>
               {created.key}
             </code>
             <div>

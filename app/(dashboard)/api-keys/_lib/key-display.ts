@@ -12,3 +12,7 @@ export const MODE_DESCRIPTIONS = {
   live: "Does real work: enrichment calls reach providers and are charged to your balance.",
   test: "A sandbox: enrichment answers with synthetic data and never costs anything.",
 } as const;
+
+/** Why a member sees the live choice disabled. */
+export const LIVE_KEYS_FOR_OWNERS =
+  "Owners only: live keys spend the workspace's money. As a member you create test keys; ask an owner for a live one.";

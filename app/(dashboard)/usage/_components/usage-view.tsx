@@ -22,6 +22,7 @@ import {
   type Period,
   type Usage,
 } from "../_lib/usage-data";
+import { FundsNote } from "./funds-note";
 import { SpendChart } from "./spend-chart";
 import styles from "./usage.module.css";
 
@@ -217,7 +218,6 @@ function NoUsageYet() {
       </p>
       <p>
         <Link href="/api-keys">Create an API key</Link> and try one from the <Link href="/docs">API reference</Link>.
-        Whoever runs this Signalbox sets the allowance and adds funds with <code>npm run billing</code>.
       </p>
     </section>
   );
@@ -267,6 +267,7 @@ export function UsageView() {
             </p>
           ) : null}
           <Headlines usage={data} days={data.days} />
+          <FundsNote />
           {data.operations.length === 0 && data.recent.length === 0 ? (
             <NoUsageYet />
           ) : (
