@@ -55,11 +55,12 @@ export const revokeApiKeyContract = defineContract({
   path: "/v1/api-keys/{id}",
   tag: "Workspace",
   summary: "Revoke an API key",
-  description: "The key stops working at once. Revoking a revoked key is a no-op.",
+  description:
+    "The key stops working at once. Revoking a revoked key is a no-op. In the dashboard, members revoke test keys only.",
   auth: "workspace",
   params: z.object({ id: z.string().min(1).max(100) }),
   response: envelope(apiKeySchema),
-  errors: ["unauthorized", "not_found"],
+  errors: ["unauthorized", "forbidden", "not_found"],
 });
 
 const ledgerEntrySchema = z.object({
