@@ -239,6 +239,10 @@ function validBody(contract: Contract): Record<string, unknown> {
     people_enrich: { email: `jordan.ellis@${domain}` },
     people_mobile: { linkedinUrl: "https://www.linkedin.com/in/jane-doe" },
     people_search: { domain, titles: ["ceo"], seniority: ["executive"], department: ["sales"], limit: 10 },
+    updateMember: { role: "member" },
+    createInvitation: { email: "fuzz-invitee@example.com", role: "member" },
+    creditWorkspace: { amountCents: 100, note: "fuzz credit" },
+    createSignUpInvitation: { email: "fuzz-signup@example.com" },
   };
   const body = bodies[contract.operationId];
   if (!body) throw new Error(`No valid body for ${contract.operationId}: add one above`);
