@@ -70,6 +70,7 @@ export async function createInvitation(options: {
   const email = normalizeEmail(options.email);
   const token = `sbx_inv_${randomBase62(40)}`;
   const invitation = await db().$transaction(async (tx) => {
+    await lockInvitationScope(tx, options.workspaceId);
     await assertInvitable(tx, options.workspaceId, email);
     await tx.invitation.updateMany({
       where: { workspaceId: options.workspaceId, email, ...pending() },
@@ -98,6 +99,14 @@ export async function createInvitation(options: {
     });
   });
   return { token, invitation };
+}
+
+/**
+ * Serializes invitation writes per workspace (or for the sign-up scope): without it, two invitations for one email
+ * created at once would each revoke the other's predecessor and both stay live, and the pending limit could be passed.
+ */
+async function lockInvitationScope(tx: DbClient, workspaceId: string | null): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`invitations:${workspaceId ?? "sign-up"}`}, 0))`;
 }
 
 /** Sign-up invitations make new workspaces, which SIGNUP=closed rules out (invitations into workspaces still work). */

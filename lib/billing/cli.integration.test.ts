@@ -2,6 +2,8 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { isOperator } from "@/lib/auth/operators";
+import { createAccount } from "@/lib/auth/users";
 import { createWorkspace } from "@/lib/auth/workspaces";
 import { db } from "@/lib/db/client";
 
@@ -62,5 +64,44 @@ describe("the billing CLI", () => {
       expect(result.output.length).toBeGreaterThan(0);
     }
     expect(await db().ledgerEntry.count({ where: { workspaceId: workspace.id } })).toBe(0);
+  });
+
+  it("makes a user an operator by email, and with `off` no longer; anything else changes nothing", async () => {
+    const user = await createAccount({
+      email: "ops@example.com",
+      password: "correct horse battery",
+      workspaceName: "O",
+    });
+    const bystander = await createAccount({
+      email: "bystander@example.com",
+      password: "correct horse battery",
+      workspaceName: "B",
+    });
+
+    expect(await billing("operator", "OPS@example.com")).toEqual({
+      code: 0,
+      output: JSON.stringify({ email: "OPS@example.com", operator: true }),
+    });
+    expect(await isOperator(user.userId)).toBe(true);
+    expect(await isOperator(bystander.userId)).toBe(false);
+
+    expect(JSON.parse((await billing("operator", "ops@example.com", "off")).output)).toEqual({
+      email: "ops@example.com",
+      operator: false,
+    });
+    expect(await isOperator(user.userId)).toBe(false);
+
+    // A word other than `off` is a mistake, not a yes: refused, nothing granted.
+    for (const args of [
+      ["operator", "ops@example.com", "false"],
+      ["operator", "ops@example.com", "on", "please"],
+      ["operator", "nobody@example.com"],
+      ["operator"],
+    ]) {
+      const result = await billing(...args);
+      expect(result.code, args.join(" ")).not.toBe(0);
+      expect(result.output.length).toBeGreaterThan(0);
+    }
+    expect(await isOperator(user.userId)).toBe(false);
   });
 });

@@ -32,6 +32,8 @@ async function run(
   if (!workspaceId) throw new Error(USAGE);
   if (command === "operator") {
     const email = workspaceId;
+    // Only "off" revokes; anything else after the email ("false", "no", a typo) is refused rather than granting.
+    if ((amount !== undefined && amount !== "off") || note !== undefined) throw new Error(USAGE);
     const operator = amount !== "off";
     if (!(await setOperator({ email, operator }))) throw new Error(`No user has the email ${email}.`);
     return { email, operator };

@@ -198,4 +198,26 @@ describe("migrateDatabase", () => {
     expect(rows.every((row) => row.finished_at !== null && row.applied_steps_count === 1)).toBe(true);
     expect(await migrateDatabase(url)).toEqual({ applied: [], alreadyApplied: names });
   });
+
+  it("makes the oldest existing user the operator when upgrading to members and invitations", async () => {
+    const upgrade = "20261125000000_members_invitations";
+    const earlier = (await readMigrations()).filter((migration) => migration.name < upgrade);
+    const url = await emptyDatabase();
+    await migrateDatabase(url, await migrationsFolder(Object.fromEntries(earlier.map((m) => [m.name, m.sql]))));
+    // The oldest by creation time wins, the id breaking a tie; insertion order and id order alone must not decide.
+    await query(
+      url,
+      `INSERT INTO "users" ("id", "email", "created_at", "updated_at") VALUES
+         ('usr_a', 'newest@example.com', '2026-03-01', now()),
+         ('usr_c', 'tied@example.com', '2026-01-01', now()),
+         ('usr_b', 'first@example.com', '2026-01-01', now())`,
+    );
+
+    expect((await migrateDatabase(url)).applied).toEqual([upgrade]);
+    expect(await query(url, `SELECT "id", "is_operator" FROM "users" ORDER BY "id"`)).toEqual([
+      { id: "usr_a", is_operator: false },
+      { id: "usr_b", is_operator: true },
+      { id: "usr_c", is_operator: false },
+    ]);
+  });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
-import { createInvitation } from "@/lib/auth/invitations";
+import { createInvitation, hashInvitationToken } from "@/lib/auth/invitations";
 import { createAccount } from "@/lib/auth/users";
 import type { Contract } from "@/lib/contracts/contract";
 import { WORKSPACE_HEADER } from "@/lib/contracts/dashboard-headers";
@@ -86,15 +86,17 @@ interface WorkspaceA {
   disabledEndpointId: string;
   deliveryIds: string[];
   acknowledgedDeliveryId: string;
-  cursors: Record<"endpoints" | "deliveries" | "companySearch" | "companyDiscover" | "peopleSearch", string>;
-  userId: string;
+  /** A's owner and a member of A. */
+  userIds: string[];
   invitationId: string;
+  cursors: Record<"endpoints" | "deliveries" | "companySearch" | "companyDiscover" | "peopleSearch", string>;
   /** Everything of A's that must never reach B. */
   markers: Set<string>;
 }
 
 interface WorkspaceB {
   workspaceId: string;
+  userId: string;
   liveKey: string;
   testKey: string;
   endpointId: string;
@@ -129,12 +131,6 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
   const test = await createApiKey({ workspaceId: account.workspaceId, name: `a-test-${tag}`, mode: "test" });
   const revoked = await createApiKey({ workspaceId: account.workspaceId, name: `a-revoked-${tag}`, mode: "live" });
   await revokeApiKey({ workspaceId: account.workspaceId, apiKeyId: revoked.apiKey.id });
-  const invited = await createInvitation({
-    workspaceId: account.workspaceId,
-    email: `carol-${tag}@example.com`,
-    role: "member",
-    invitedByUserId: account.userId,
-  });
   const auth = withKey(live.key);
 
   type Endpoint = { data: { id: string } };
@@ -203,6 +199,20 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
     select: { hashedKey: true },
   });
 
+  // People: a member of A, and a pending invitation into A.
+  const teammateEmail = `a-teammate-${tag}@example.com`;
+  const teammate = await createAccount({ email: teammateEmail, password: PASSWORD, workspaceName: `a-own-${tag}` });
+  await db().workspaceMember.create({
+    data: { workspaceId: account.workspaceId, userId: teammate.userId, role: "member" },
+  });
+  const inviteeEmail = `a-invitee-${tag}@example.com`;
+  const invited = await createInvitation({
+    workspaceId: account.workspaceId,
+    email: inviteeEmail,
+    role: "member",
+    invitedByUserId: account.userId,
+  });
+
   const markers = new Set<string>([
     account.workspaceId,
     `Alpha ${tag}`,
@@ -224,9 +234,12 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
     HEADER_MARKER,
     ...ledger.map((row) => row.id),
     ...Object.values(cursors),
+    teammate.userId,
+    teammateEmail,
     invited.invitation.id,
-    invited.invitation.email,
+    inviteeEmail,
     invited.token,
+    hashInvitationToken(invited.token),
   ]);
   return {
     workspaceId: account.workspaceId,
@@ -237,9 +250,9 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
     disabledEndpointId: disabled.data.id,
     deliveryIds,
     acknowledgedDeliveryId,
-    cursors,
-    userId: account.userId,
+    userIds: [account.userId, teammate.userId],
     invitationId: invited.invitation.id,
+    cursors,
     markers,
   };
 }
@@ -259,6 +272,7 @@ async function buildWorkspaceB(): Promise<WorkspaceB> {
   expect(cookies, "B signs in").not.toBeNull();
   return {
     workspaceId: account.workspaceId,
+    userId: account.userId,
     liveKey: live.key,
     testKey: test.key,
     endpointId: endpoint.data.id,
@@ -295,10 +309,6 @@ async function snapshotA() {
       where: { workspaceId },
       orderBy: { id: "asc" },
       select: { id: true, revokedAt: true, acceptedAt: true },
-    }),
-    balances: await db().workspace.findUniqueOrThrow({
-      where: { id: workspaceId },
-      select: { purchasedBalanceCents: true, subscriptionRemainingCents: true },
     }),
   };
 }
@@ -372,18 +382,20 @@ function dataOf<T>(answer: Answer): T {
   return (answer.json as { data: T }).data;
 }
 
-const createdByB = { endpoints: [] as string[], apiKeys: [] as string[] };
-
-/** Operations for people only: API keys get 403; B's own session gets `forSession`. */
-function peopleOnly(forSession: Probe["expect"]): Probe["expect"] {
-  return async (answer, principal) => {
-    if (principal === "B session") return forSession(answer, principal);
-    expect(answer.status, answer.text).toBe(403);
+/** People-only operations (Contract.access): API keys get 403; B's own session gets `then`. */
+function forKeys403(then: (answer: Answer) => void | Promise<void>) {
+  return async (answer: Answer, principal: PrincipalName) => {
+    if (principal.endsWith("key")) expect(answer.status, answer.text).toBe(403);
+    else await then(answer);
   };
 }
 
-/** Operator operations: B is no operator, so its keys and its session all get 403. */
-const operatorOnly = (answer: Answer) => expect(answer.status, answer.text).toBe(403);
+/** Operator-only operations: B is no operator, so everyone here gets 403. */
+function expectForbidden(answer: Answer): void {
+  expect(answer.status, answer.text).toBe(403);
+}
+
+const createdByB = { endpoints: [] as string[], apiKeys: [] as string[], invitations: [] as string[] };
 
 const MATRIX: Record<string, MatrixEntry> = {
   getWorkspace: {
@@ -447,137 +459,6 @@ const MATRIX: Record<string, MatrixEntry> = {
         path: `/v1/api-keys/${id}`,
         expect: expectNotFound,
       })),
-  },
-  getCurrentUser: {
-    probes: () => [
-      {
-        what: "read the signed-in user",
-        method: "GET",
-        path: "/v1/me",
-        expect: peopleOnly((answer) =>
-          expect(dataOf<{ user: { operator: boolean } }>(answer).user.operator).toBe(false),
-        ),
-      },
-    ],
-  },
-  listMembers: {
-    probes: () => [
-      {
-        what: "list members",
-        method: "GET",
-        path: "/v1/workspace/members",
-        expect: peopleOnly(async (answer) => {
-          const ids = dataOf<{ members: { userId: string }[] }>(answer).members.map((member) => member.userId);
-          expect(await db().workspaceMember.count({ where: { workspaceId: b.workspaceId, userId: { in: ids } } })).toBe(
-            ids.length,
-          );
-        }),
-      },
-    ],
-  },
-  updateMember: {
-    probes: () => [
-      {
-        what: "demote A's owner",
-        method: "PATCH",
-        path: `/v1/workspace/members/${a.userId}`,
-        body: { role: "member" },
-        expect: peopleOnly(expectNotFound),
-      },
-    ],
-  },
-  removeMember: {
-    probes: () => [
-      {
-        what: "remove A's owner",
-        method: "DELETE",
-        path: `/v1/workspace/members/${a.userId}`,
-        expect: peopleOnly(expectNotFound),
-      },
-    ],
-  },
-  listInvitations: {
-    probes: () => [
-      {
-        what: "list invitations",
-        method: "GET",
-        path: "/v1/workspace/invitations",
-        expect: peopleOnly(async (answer) => {
-          const ids = dataOf<{ invitations: { id: string }[] }>(answer).invitations.map((invitation) => invitation.id);
-          expect(await db().invitation.count({ where: { workspaceId: b.workspaceId, id: { in: ids } } })).toBe(
-            ids.length,
-          );
-        }),
-      },
-    ],
-  },
-  createInvitation: {
-    probes: () => [
-      {
-        what: "invite someone",
-        method: "POST",
-        path: "/v1/workspace/invitations",
-        body: { email: `made-by-b-${tag}@example.com` },
-        expect: peopleOnly(async (answer) => {
-          const { invitation } = dataOf<{ invitation: { id: string } }>(answer);
-          expect((await db().invitation.findUniqueOrThrow({ where: { id: invitation.id } })).workspaceId).toBe(
-            b.workspaceId,
-          );
-        }),
-      },
-    ],
-  },
-  revokeInvitation: {
-    probes: () => [
-      {
-        what: "revoke A's invitation",
-        method: "DELETE",
-        path: `/v1/workspace/invitations/${a.invitationId}`,
-        expect: peopleOnly(expectNotFound),
-      },
-    ],
-  },
-  listOperatorWorkspaces: {
-    probes: () => [
-      { what: "list every workspace", method: "GET", path: "/v1/operator/workspaces", expect: operatorOnly },
-    ],
-  },
-  creditWorkspace: {
-    probes: () => [
-      {
-        what: "credit A's workspace",
-        method: "POST",
-        path: `/v1/operator/workspaces/${a.workspaceId}/credits`,
-        body: { amountCents: 500 },
-        expect: operatorOnly,
-      },
-    ],
-  },
-  listSignUpInvitations: {
-    probes: () => [
-      { what: "list sign-up invitations", method: "GET", path: "/v1/operator/invitations", expect: operatorOnly },
-    ],
-  },
-  createSignUpInvitation: {
-    probes: () => [
-      {
-        what: "send a sign-up invitation",
-        method: "POST",
-        path: "/v1/operator/invitations",
-        body: { email: `signup-by-b-${tag}@example.com` },
-        expect: operatorOnly,
-      },
-    ],
-  },
-  revokeSignUpInvitation: {
-    probes: () => [
-      {
-        what: "revoke A's invitation as a sign-up one",
-        method: "DELETE",
-        path: `/v1/operator/invitations/${a.invitationId}`,
-        expect: operatorOnly,
-      },
-    ],
   },
   getUsage: {
     probes: () => [
@@ -918,6 +799,138 @@ const MATRIX: Record<string, MatrixEntry> = {
       { what: "health check", method: "GET", path: "/healthz", expect: (answer) => expect(answer.status).toBe(200) },
     ],
   },
+  getCurrentUser: {
+    probes: () => [
+      {
+        what: "read the signed-in user",
+        method: "GET",
+        path: "/v1/me",
+        expect: forKeys403((answer) => expect(dataOf<{ user: { id: string } }>(answer).user.id).toBe(b.userId)),
+      },
+    ],
+  },
+  listMembers: {
+    probes: () => [
+      {
+        what: "list members",
+        method: "GET",
+        path: "/v1/workspace/members",
+        expect: forKeys403((answer) =>
+          expect(dataOf<{ members: { userId: string }[] }>(answer).members.map((member) => member.userId)).toEqual([
+            b.userId,
+          ]),
+        ),
+      },
+    ],
+  },
+  updateMember: {
+    probes: () =>
+      a.userIds.map((userId) => ({
+        what: `change the role of A's ${userId}`,
+        method: "PATCH",
+        path: `/v1/workspace/members/${userId}`,
+        body: { role: "member" },
+        expect: forKeys403(expectNotFound),
+      })),
+  },
+  removeMember: {
+    probes: () =>
+      a.userIds.map((userId) => ({
+        what: `remove A's ${userId}`,
+        method: "DELETE",
+        path: `/v1/workspace/members/${userId}`,
+        expect: forKeys403(expectNotFound),
+      })),
+  },
+  listInvitations: {
+    probes: () => [
+      {
+        what: "list invitations",
+        method: "GET",
+        path: "/v1/workspace/invitations",
+        expect: forKeys403(async (answer) => {
+          const ids = dataOf<{ invitations: { id: string }[] }>(answer).invitations.map((invitation) => invitation.id);
+          expect(await db().invitation.count({ where: { id: { in: ids }, workspaceId: b.workspaceId } })).toBe(
+            ids.length,
+          );
+        }),
+      },
+    ],
+  },
+  createInvitation: {
+    probes: () => [
+      {
+        what: "invite someone",
+        method: "POST",
+        path: "/v1/workspace/invitations",
+        body: { email: `b-invitee-${tag}@example.com` },
+        expect: forKeys403(async (answer) => {
+          const { invitation } = dataOf<{ invitation: { id: string } }>(answer);
+          createdByB.invitations.push(invitation.id);
+          expect((await db().invitation.findUniqueOrThrow({ where: { id: invitation.id } })).workspaceId).toBe(
+            b.workspaceId,
+          );
+        }),
+      },
+    ],
+  },
+  revokeInvitation: {
+    probes: () => [
+      {
+        what: "revoke A's invitation",
+        method: "DELETE",
+        path: `/v1/workspace/invitations/${a.invitationId}`,
+        expect: forKeys403(expectNotFound),
+      },
+    ],
+  },
+  listOperatorWorkspaces: {
+    probes: () => [
+      { what: "list every workspace", method: "GET", path: "/v1/operator/workspaces", expect: expectForbidden },
+      {
+        what: "search for A",
+        method: "GET",
+        path: `/v1/operator/workspaces?q=${a.workspaceId}`,
+        expect: expectForbidden,
+      },
+    ],
+  },
+  creditWorkspace: {
+    probes: () =>
+      [a.workspaceId, b.workspaceId].map((workspaceId) => ({
+        what: `credit ${workspaceId}`,
+        method: "POST",
+        path: `/v1/operator/workspaces/${workspaceId}/credits`,
+        body: { amountCents: 1000 },
+        expect: expectForbidden,
+      })),
+  },
+  listSignUpInvitations: {
+    probes: () => [
+      { what: "list sign-up invitations", method: "GET", path: "/v1/operator/invitations", expect: expectForbidden },
+    ],
+  },
+  createSignUpInvitation: {
+    probes: () => [
+      {
+        what: "issue a sign-up invitation",
+        method: "POST",
+        path: "/v1/operator/invitations",
+        body: { email: `b-signup-${tag}@example.com` },
+        expect: expectForbidden,
+      },
+    ],
+  },
+  revokeSignUpInvitation: {
+    probes: () => [
+      {
+        what: "revoke A's invitation as a sign-up invitation",
+        method: "DELETE",
+        path: `/v1/operator/invitations/${a.invitationId}`,
+        expect: expectForbidden,
+      },
+    ],
+  },
 };
 
 /** Every marker of A in the answer (body and headers) that B did not send itself. */
@@ -1044,6 +1057,12 @@ describe("tenant isolation: workspace B against workspace A's data, on every ope
     expect(await db().apiKey.count({ where: { id: { in: createdByB.apiKeys }, workspaceId: b.workspaceId } })).toBe(
       createdByB.apiKeys.length,
     );
+    expect(
+      await db().invitation.count({ where: { id: { in: createdByB.invitations }, workspaceId: b.workspaceId } }),
+    ).toBe(createdByB.invitations.length);
+    // Nobody here is an operator: no money moved and no sign-up invitation was issued.
+    expect(await db().ledgerEntry.count({ where: { kind: "credit" } })).toBe(0);
+    expect(await db().invitation.count({ where: { workspaceId: null } })).toBe(0);
     console.info(
       `tenant isolation matrix: ${cases} cases over ${contracts.length} operations × ${PRINCIPALS.length} principals`,
     );

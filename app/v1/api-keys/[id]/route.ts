@@ -3,12 +3,13 @@ import { route } from "@/lib/api/route";
 import { findApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { revokeApiKeyContract } from "@/lib/contracts/workspace-admin";
 
-// DELETE /v1/api-keys/:id — revoke a key; it stops working at once. Members revoke test keys; live keys are the owners'.
+// DELETE /v1/api-keys/:id — revoke a key; it stops working at once. Members and test keys revoke test keys only; live
+// keys are for owners and live keys.
 export const DELETE = route(revokeApiKeyContract, async ({ auth, params }) => {
   const found = await findApiKey({ workspaceId: auth.workspace.id, apiKeyId: params.id });
   if (!found) throw new ApiError("not_found", "No such API key.");
-  if (found.mode === "live" && auth.role === "member")
-    throw new ApiError("forbidden", "Only an owner of this workspace can revoke live keys.");
+  if (found.mode === "live" && (auth.role === "member" || auth.mode === "test"))
+    throw new ApiError("forbidden", "Only an owner of this workspace (or a live key) can revoke live keys.");
   await revokeApiKey({ workspaceId: auth.workspace.id, apiKeyId: params.id });
   const key = (await findApiKey({ workspaceId: auth.workspace.id, apiKeyId: params.id }))!;
   return {
