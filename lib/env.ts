@@ -53,6 +53,12 @@ const envSchema = z.object({
   TRUSTED_PROXIES: z.string().default(""),
   /** Requests per minute per API key (dashboard sessions: per user) on /v1, shared by all instances; 0 turns it off. */
   RATE_LIMIT_API_PER_MINUTE: z.coerce.number().int().min(0).max(10_000_000).default(6_000),
+  /** Requests per minute per workspace on /v1, all its keys and users together; 0 turns it off. */
+  RATE_LIMIT_WORKSPACE_PER_MINUTE: z.coerce.number().int().min(0).max(100_000_000).default(24_000),
+  /** Unrevoked API keys a workspace may hold (each has its own rate limit). */
+  MAX_API_KEYS_PER_WORKSPACE: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** Webhook endpoints a workspace may hold. */
+  MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   /** Deliveries per minute per webhook endpoint, shared by all instances; 0 turns it off. */
   RATE_LIMIT_INGEST_PER_MINUTE: z.coerce.number().int().min(0).max(100_000_000).default(600_000),
   /** Length of the fixed rate-limit windows; the per-minute limits are scaled to it (rounded up). */

@@ -20,7 +20,8 @@ async function boundaryErrors(file: string, specifier: string): Promise<string[]
     .map((message) => message.message);
 }
 
-describe("layer boundaries", () => {
+// The first lint loads the whole ESLint configuration (type-aware plugins): seconds on a busy machine. A ceiling only.
+describe("layer boundaries", { timeout: 60_000 }, () => {
   it.each([
     ["lib/providers/probe.ts", "@/lib/enrichment/waterfall", "providers sit below enrichment"],
     ["lib/providers/probe.ts", "../enrichment/waterfall", "a relative path is resolved like an alias"],

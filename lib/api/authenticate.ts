@@ -5,6 +5,7 @@ import { isSessionRevoked } from "@/lib/auth/session-revocation";
 import { isOperator } from "@/lib/auth/operators";
 import { isWorkspaceMember, listUserWorkspaces } from "@/lib/auth/users";
 import type { Contract } from "@/lib/contracts/contract";
+import type { ApiKeyScope } from "@/lib/contracts/scopes";
 import { DASHBOARD_HEADER, WORKSPACE_HEADER } from "@/lib/contracts/dashboard-headers";
 import { ApiError } from "@/lib/errors";
 
@@ -21,6 +22,8 @@ export interface Principal {
   sessionId: string | null;
   /** The session user's role in the workspace; null for API keys. */
   role: "owner" | "member" | null;
+  /** What the API key may do; null for a dashboard session (roles govern those). */
+  scopes: readonly ApiKeyScope[] | null;
 }
 
 /*
@@ -40,6 +43,7 @@ async function fromApiKey(header: string): Promise<Principal> {
     userId: null,
     sessionId: null,
     role: null,
+    scopes: key.scopes,
   };
 }
 
@@ -75,6 +79,7 @@ async function fromSession(request: Request): Promise<Principal | null> {
     userId: session.userId,
     sessionId: session.sessionId,
     role: workspace.role,
+    scopes: null,
   };
 }
 
@@ -120,4 +125,10 @@ export async function assertAccess(access: NonNullable<Contract["access"]>, prin
       (access === "owner" && principal.role === "owner") ||
       (access === "operator" && (await isOperator(principal.userId))));
   if (!allowed) throw new ApiError("forbidden", ACCESS_REFUSALS[principal.userId ? access : "session"]);
+}
+
+/** An API key needs the scope its operation's contract names; sessions are governed by roles instead. */
+export function assertScope(scope: ApiKeyScope, principal: Principal): void {
+  if (principal.scopes === null || principal.scopes.includes(scope)) return;
+  throw new ApiError("forbidden", `This API key lacks the ${scope} scope this operation needs.`);
 }

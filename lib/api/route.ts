@@ -2,7 +2,7 @@ import type { z } from "zod";
 
 import type { Contract, ContractInput, ContractOutput } from "@/lib/contracts/contract";
 import { enforceApiRateLimit } from "@/lib/ratelimit/limits";
-import { assertAccess, authenticateRequest, type Principal } from "./authenticate";
+import { assertAccess, assertScope, authenticateRequest, type Principal } from "./authenticate";
 import { readBodyWithLimit } from "./body";
 import { ApiError, validationError } from "@/lib/errors";
 import { errorResponse, fastApiErrorResponse } from "./error-response";
@@ -69,6 +69,7 @@ export function route<C extends Contract>(contract: C, handler: Handler<C>) {
           : await authenticateRequest(request, { allowSession: contract.auth === "workspace" });
       if (auth) await enforceApiRateLimit(auth);
       if (auth && contract.access) await assertAccess(contract.access, auth);
+      if (auth && contract.scope) assertScope(contract.scope, auth);
       const params = contract.params ? parseWith(contract.params, await context.params, "path") : undefined;
       const query = contract.query
         ? parseWith(contract.query, Object.fromEntries(new URL(request.url).searchParams), "query")

@@ -1,6 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { db, type DbClient } from "@/lib/db/client";
 import type { ApiKeyMode } from "@/lib/db/generated/enums";
+import { API_KEY_SCOPES, allowedScopes, knownScopes, type ApiKeyScope } from "@/lib/contracts/scopes";
+import { env } from "@/lib/env";
+import { ApiError } from "@/lib/errors";
 import { createId, randomBase62 } from "@/lib/ids";
 
 export const API_KEY_PATTERN = /^sbx_(live|test)_[0-9A-Za-z]{32,64}$/;
@@ -23,27 +26,51 @@ interface CreateApiKeyOptions {
   workspaceId: string;
   name: string;
   mode: ApiKeyMode;
+  /** Defaults to every scope the mode allows (a test key never gets keys:admin). */
+  scopes?: readonly ApiKeyScope[];
   createdByUserId?: string;
   /** Run inside a caller's transaction. */
   client?: DbClient;
 }
 
-/** Creates a key and returns the full secret, which is never retrievable again. */
+/**
+ * Creates a key and returns the full secret, which is never retrievable again. At most MAX_API_KEYS_PER_WORKSPACE
+ * unrevoked keys per workspace: each key has its own rate limit, so minting keys must not multiply it without bound.
+ */
 export async function createApiKey(options: CreateApiKeyOptions) {
+  const allowed = allowedScopes(options.mode);
+  const scopes = [...new Set(options.scopes ?? allowed)];
+  const refused = scopes.filter((scope) => !allowed.includes(scope));
+  if (refused.length)
+    throw new ApiError("validation_error", `A ${options.mode} key cannot have ${refused.join(", ")}.`, {
+      details: [{ path: "scopes", message: `${refused.join(", ")} is not allowed for a ${options.mode} key` }],
+    });
   const { key, hashedKey, start } = generateApiKey(options.mode);
-  const record = await (options.client ?? db()).apiKey.create({
-    data: {
-      id: createId("key"),
-      workspaceId: options.workspaceId,
-      name: options.name,
-      mode: options.mode,
-      hashedKey,
-      start,
-      createdByUserId: options.createdByUserId,
-    },
-    omit: { hashedKey: true },
-  });
-  return { key, apiKey: record };
+  const create = async (client: DbClient) => {
+    await client.$executeRaw`SELECT id FROM workspaces WHERE id = ${options.workspaceId} FOR UPDATE`;
+    const active = await client.apiKey.count({ where: { workspaceId: options.workspaceId, revokedAt: null } });
+    const limit = env().MAX_API_KEYS_PER_WORKSPACE;
+    if (active >= limit)
+      throw new ApiError(
+        "validation_error",
+        `This workspace has ${active} active API keys, the most it may have (MAX_API_KEYS_PER_WORKSPACE=${limit}). Revoke one first.`,
+      );
+    return client.apiKey.create({
+      data: {
+        id: createId("key"),
+        workspaceId: options.workspaceId,
+        name: options.name,
+        mode: options.mode,
+        hashedKey,
+        start,
+        scopes: API_KEY_SCOPES.filter((scope) => scopes.includes(scope)),
+        createdByUserId: options.createdByUserId,
+      },
+      omit: { hashedKey: true },
+    });
+  };
+  const record = await (options.client ? create(options.client) : db().$transaction(create));
+  return { key, apiKey: withKnownScopes(record) };
 }
 
 export async function revokeApiKey(options: { workspaceId: string; apiKeyId: string }): Promise<boolean> {
@@ -59,26 +86,31 @@ const listedColumns = {
   name: true,
   mode: true,
   start: true,
+  scopes: true,
   createdAt: true,
   lastUsedAt: true,
   revokedAt: true,
 } as const;
 
+const withKnownScopes = <Row extends { scopes: string[] }>(row: Row) => ({ ...row, scopes: knownScopes(row.scopes) });
+
 /** A workspace's keys, newest first, revoked ones included; never a secret or a hash. */
 export async function listApiKeys(options: { workspaceId: string }) {
-  return db().apiKey.findMany({
+  const keys = await db().apiKey.findMany({
     where: { workspaceId: options.workspaceId },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     select: listedColumns,
   });
+  return keys.map(withKnownScopes);
 }
 
 /** One key of the workspace, or null (another workspace's key is as unknown as a missing one). */
 export async function findApiKey(options: { workspaceId: string; apiKeyId: string }) {
-  return db().apiKey.findFirst({
+  const key = await db().apiKey.findFirst({
     where: { id: options.apiKeyId, workspaceId: options.workspaceId },
     select: listedColumns,
   });
+  return key && withKnownScopes(key);
 }
 
 interface KeyRow {
@@ -89,6 +121,7 @@ interface KeyRow {
   last_used_at: Date | null;
   workspace_id: string;
   workspace_name: string;
+  scopes: string[];
 }
 
 export interface ApiKeyPrincipal {
@@ -107,13 +140,15 @@ export interface ApiKeyPrincipal {
  * hash, which does not help to find a key (that would take a SHA-256 preimage of 238 random bits). Nothing about the
  * key itself is ever compared with a variable-time comparison.
  */
-export async function verifyApiKey(presented: string): Promise<ApiKeyPrincipal | null> {
+export async function verifyApiKey(
+  presented: string,
+): Promise<(ApiKeyPrincipal & { scopes: readonly ApiKeyScope[] }) | null> {
   if (!API_KEY_PATTERN.test(presented)) return null;
   const hashedKey = hashApiKey(presented);
   // Every authenticated request runs this, so it is one indexed join in SQL: the equivalent nested Prisma select
   // costs a few tenths of a millisecond more, which the enrichment engine's 5 ms overhead budget notices.
   const [record] = await db().$queryRaw<KeyRow[]>`
-    SELECT k.id, k.hashed_key, k.mode::text AS mode, k.revoked_at, k.last_used_at, w.id AS workspace_id, w.name AS workspace_name
+    SELECT k.id, k.hashed_key, k.mode::text AS mode, k.scopes, k.revoked_at, k.last_used_at, w.id AS workspace_id, w.name AS workspace_name
     FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
     WHERE k.hashed_key = ${hashedKey}`;
   if (!record || record.revoked_at) return null;
@@ -122,6 +157,7 @@ export async function verifyApiKey(presented: string): Promise<ApiKeyPrincipal |
   return {
     apiKeyId: record.id,
     mode: record.mode,
+    scopes: knownScopes(record.scopes),
     workspace: { id: record.workspace_id, name: record.workspace_name },
   };
 }

@@ -84,6 +84,7 @@ export const companyProfileDataSchema = z
 
 export const companyEnrichContract = defineContract({
   operationId: "companies_enrich",
+  scope: "enrichment",
   method: "POST",
   path: "/v1/data/svc/companies/enrich",
   tag: "Companies enrich",
@@ -117,6 +118,7 @@ export const companySearchDataSchema = z
 
 export const companySearchContract = defineContract({
   operationId: "companies_search",
+  scope: "enrichment",
   method: "POST",
   path: "/v1/data/svc/companies/search",
   tag: "Companies search",
@@ -196,6 +198,7 @@ export const companyDiscoverDataSchema = z
 
 export const companyDiscoverContract = defineContract({
   operationId: "companies_discover",
+  scope: "enrichment",
   method: "POST",
   path: "/v1/data/svc/companies/discover",
   tag: "Companies discover",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ErrorCode } from "./errors";
+import type { ApiKeyScope } from "./scopes";
 
 /** The tags of the public API, in the order the OpenAPI document lists them. */
 export const API_TAGS = [
@@ -45,6 +46,8 @@ export interface Contract {
    * workspace owner, `operator` one of a server operator.
    */
   access?: "session" | "owner" | "operator";
+  /** The scope an API key needs for this operation (lib/contracts/scopes.ts); sessions are governed by roles. */
+  scope?: ApiKeyScope;
   params?: ObjectSchema;
   query?: ObjectSchema;
   /** Request headers the operation reads, with lower-case names; other headers are ignored. */

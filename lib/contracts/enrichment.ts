@@ -113,6 +113,7 @@ export const domainEmailsDataSchema = z
 
 export const domainEmailsContract = defineContract({
   operationId: "companies_domain_emails",
+  scope: "enrichment",
   method: "POST",
   path: "/v1/data/svc/companies/domain-emails",
   tag: "Companies enrich",
@@ -197,6 +198,7 @@ export const intelligenceDataSchema = z
 
 export const intelligenceContract = defineContract({
   operationId: "companies_intelligence",
+  scope: "enrichment",
   method: "POST",
   path: "/v1/data/svc/companies/intelligence",
   tag: "Companies enrich",

@@ -22,6 +22,7 @@ export const videoDetailsSchema = z
 
 export const videoDetailsContract = defineContract({
   operationId: "media_video_details",
+  scope: "enrichment",
   method: "GET",
   path: "/v1/data/media/video/details",
   tag: "Media",

@@ -143,6 +143,7 @@ export const personEmailDataSchema = z
 
 export const personEmailContract = defineContract({
   operationId: "people_email",
+  scope: "enrichment",
   method: "POST",
   path: "/v1/data/svc/people/email",
   tag: "People email",
@@ -226,6 +227,7 @@ export const personProfileDataSchema = z
 
 export const personEnrichContract = defineContract({
   operationId: "people_enrich",
+  scope: "enrichment",
   method: "POST",
   path: "/v1/data/svc/people/enrich",
   tag: "People enrich",
@@ -256,6 +258,7 @@ export const personPhoneNumbersDataSchema = z
 
 export const personMobileContract = defineContract({
   operationId: "people_mobile",
+  scope: "enrichment",
   method: "POST",
   path: "/v1/data/svc/people/mobile",
   tag: "People mobile",
@@ -301,6 +304,7 @@ export const peopleSearchDataSchema = z
 
 export const peopleSearchContract = defineContract({
   operationId: "people_search",
+  scope: "enrichment",
   method: "POST",
   path: "/v1/data/svc/people/search",
   tag: "People search",

@@ -113,6 +113,7 @@ const deliveryEnvelope = envelope(deliverySchema);
 
 export const createWebhookEndpointContract = defineContract({
   operationId: "createWebhookEndpoint",
+  scope: "endpoints:admin",
   method: "POST",
   path: "/v1/webhook-endpoints",
   tag: "Webhooks",
@@ -126,6 +127,7 @@ export const createWebhookEndpointContract = defineContract({
 
 export const listWebhookEndpointsContract = defineContract({
   operationId: "listWebhookEndpoints",
+  scope: "inbox:read",
   method: "GET",
   path: "/v1/webhook-endpoints",
   tag: "Webhooks",
@@ -139,6 +141,7 @@ export const listWebhookEndpointsContract = defineContract({
 
 export const getWebhookEndpointContract = defineContract({
   operationId: "getWebhookEndpoint",
+  scope: "inbox:read",
   method: "GET",
   path: "/v1/webhook-endpoints/{id}",
   tag: "Webhooks",
@@ -151,6 +154,7 @@ export const getWebhookEndpointContract = defineContract({
 
 export const updateWebhookEndpointContract = defineContract({
   operationId: "updateWebhookEndpoint",
+  scope: "endpoints:admin",
   method: "PATCH",
   path: "/v1/webhook-endpoints/{id}",
   tag: "Webhooks",
@@ -173,6 +177,7 @@ export const updateWebhookEndpointContract = defineContract({
 
 export const deleteWebhookEndpointContract = defineContract({
   operationId: "deleteWebhookEndpoint",
+  scope: "endpoints:admin",
   method: "DELETE",
   path: "/v1/webhook-endpoints/{id}",
   tag: "Webhooks",
@@ -185,6 +190,7 @@ export const deleteWebhookEndpointContract = defineContract({
 
 export const listDeliveriesContract = defineContract({
   operationId: "listDeliveries",
+  scope: "inbox:read",
   method: "GET",
   path: "/v1/webhook-endpoints/deliveries",
   tag: "Webhooks",
@@ -207,6 +213,7 @@ export const listDeliveriesContract = defineContract({
 
 export const getDeliveryContract = defineContract({
   operationId: "getDelivery",
+  scope: "inbox:read",
   method: "GET",
   path: "/v1/webhook-endpoints/deliveries/{id}",
   tag: "Webhooks",
@@ -219,6 +226,7 @@ export const getDeliveryContract = defineContract({
 
 export const getDeliveryRawBodyContract = defineContract({
   operationId: "getDeliveryRawBody",
+  scope: "inbox:read",
   method: "GET",
   path: "/v1/webhook-endpoints/deliveries/{id}/raw",
   tag: "Webhooks",
@@ -233,6 +241,7 @@ export const getDeliveryRawBodyContract = defineContract({
 
 export const acknowledgeDeliveryContract = defineContract({
   operationId: "acknowledgeDelivery",
+  scope: "inbox:ack",
   method: "POST",
   path: "/v1/webhook-endpoints/deliveries/{id}/ack",
   tag: "Webhooks",
@@ -246,6 +255,7 @@ export const acknowledgeDeliveryContract = defineContract({
 
 export const acknowledgeDeliveriesContract = defineContract({
   operationId: "acknowledgeDeliveries",
+  scope: "inbox:ack",
   method: "POST",
   path: "/v1/webhook-endpoints/deliveries/ack",
   tag: "Webhooks",
@@ -295,6 +305,7 @@ export const deliveryEventSchema = z.object({
 
 export const streamDeliveryEventsContract = defineContract({
   operationId: "streamDeliveryEvents",
+  scope: "inbox:read",
   method: "GET",
   path: "/v1/webhook-endpoints/deliveries/events",
   tag: "Webhooks",

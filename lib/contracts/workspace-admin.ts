@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineContract, envelope } from "./contract";
+import { API_KEY_SCOPES } from "./scopes";
 
 export const apiKeySchema = z
   .object({
@@ -7,6 +8,7 @@ export const apiKeySchema = z
     name: z.string(),
     mode: z.enum(["live", "test"]),
     start: z.string().meta({ description: "The key's first characters, to tell keys apart." }),
+    scopes: z.array(z.enum(API_KEY_SCOPES)).meta({ description: "What the key may do." }),
     createdAt: z.iso.datetime(),
     lastUsedAt: z.iso.datetime().nullable(),
     revokedAt: z.iso.datetime().nullable(),
@@ -15,6 +17,7 @@ export const apiKeySchema = z
 
 export const listApiKeysContract = defineContract({
   operationId: "listApiKeys",
+  scope: "keys:admin",
   method: "GET",
   path: "/v1/api-keys",
   tag: "Workspace",
@@ -27,6 +30,7 @@ export const listApiKeysContract = defineContract({
 
 export const createApiKeyContract = defineContract({
   operationId: "createApiKey",
+  scope: "keys:admin",
   method: "POST",
   path: "/v1/api-keys",
   tag: "Workspace",
@@ -41,6 +45,15 @@ export const createApiKeyContract = defineContract({
       .min(1, { error: "must not be empty" })
       .max(100, { error: "must be at most 100 characters" }),
     mode: z.enum(["live", "test"], { error: "must be `live` or `test`" }),
+    scopes: z
+      .array(z.enum(API_KEY_SCOPES, { error: `must be one of ${API_KEY_SCOPES.join(", ")}` }))
+      .min(1, { error: "must name at least one scope" })
+      .max(API_KEY_SCOPES.length)
+      .optional()
+      .meta({
+        description:
+          "What the key may do: `inbox:read` (endpoints and deliveries), `inbox:ack`, `endpoints:admin`, `enrichment` (priced data and video details), `keys:admin`. Default: every scope the mode allows; a test key never gets `keys:admin`.",
+      }),
   }),
   response: envelope(
     z.object({ apiKey: apiKeySchema, key: z.string().meta({ description: "The secret, shown once." }) }),
@@ -51,6 +64,7 @@ export const createApiKeyContract = defineContract({
 
 export const revokeApiKeyContract = defineContract({
   operationId: "revokeApiKey",
+  scope: "keys:admin",
   method: "DELETE",
   path: "/v1/api-keys/{id}",
   tag: "Workspace",

@@ -3,6 +3,7 @@ import { decodeCursor, encodeCursor } from "@/lib/cursor";
 import { ApiError } from "@/lib/errors";
 import type { webhookEndpointSchema } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
+import { env } from "@/lib/env";
 import type { SignatureScheme as StoredScheme } from "@/lib/db/generated/enums";
 import { createId } from "@/lib/ids";
 import { secretHint } from "./secret-hint";
@@ -118,16 +119,27 @@ export async function createWebhookEndpoint(options: {
   signing?: SigningInput;
   baseUrl: string;
 }): Promise<WebhookEndpointResource> {
-  const row = await db().webhookEndpoint.create({
-    data: {
-      // 128 random bits after the time prefix: the ingest URL is the only secret a sender has.
-      id: createId("we"),
-      workspaceId: options.workspaceId,
-      name: options.name,
-      description: options.description ?? null,
-      ...signingColumns(options.signing ?? null),
-    },
-    select: endpointColumns,
+  // A cap per workspace (each endpoint has its own ingest rate limit); the workspace row lock makes it exact.
+  const row = await db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT id FROM workspaces WHERE id = ${options.workspaceId} FOR UPDATE`;
+    const limit = env().MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE;
+    const count = await tx.webhookEndpoint.count({ where: { workspaceId: options.workspaceId } });
+    if (count >= limit)
+      throw new ApiError(
+        "validation_error",
+        `This workspace has ${count} webhook endpoints, the most it may have (MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE=${limit}). Delete one first.`,
+      );
+    return tx.webhookEndpoint.create({
+      data: {
+        // 128 random bits after the time prefix: the ingest URL is the only secret a sender has.
+        id: createId("we"),
+        workspaceId: options.workspaceId,
+        name: options.name,
+        description: options.description ?? null,
+        ...signingColumns(options.signing ?? null),
+      },
+      select: endpointColumns,
+    });
   });
   return toResource(row, undefined, options.baseUrl);
 }

@@ -484,7 +484,8 @@ describe("createOutboundClient: limits", () => {
     expect(site.requests[0]!.headers["accept-encoding"]).toBe("gzip, deflate, br");
   });
 
-  it("caps a gzip bomb by its decoded size", async () => {
+  // Compressing 2 × 50 MiB takes seconds on a busy 2-core machine: a ceiling, not a speed claim.
+  it("caps a gzip bomb by its decoded size", { timeout: 60_000 }, async () => {
     const bomb = zlib.gzipSync(Buffer.alloc(50 * 1024 * 1024), { level: 9 });
     const brotliBomb = zlib.brotliCompressSync(Buffer.alloc(50 * 1024 * 1024));
     const site = await startSite((request, response) => {

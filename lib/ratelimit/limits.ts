@@ -5,8 +5,9 @@ import { createPgRateLimitStore } from "./pg-store";
 import { createWindowLimiter, limitPerWindow, type WindowLimiter } from "./window-limiter";
 
 /*
- * The app's two limits, per minute and shared by every instance through PostgreSQL (./window-limiter.ts explains how
- * and the bound): RATE_LIMIT_API_PER_MINUTE per API key on /v1 (a dashboard session counts per user), and
+ * The app's limits, per minute and shared by every instance through PostgreSQL (./window-limiter.ts explains how
+ * and the bound): RATE_LIMIT_API_PER_MINUTE per API key on /v1 (a dashboard session counts per user),
+ * RATE_LIMIT_WORKSPACE_PER_MINUTE per workspace on /v1, and
  * RATE_LIMIT_INGEST_PER_MINUTE per webhook endpoint on ingest. 0 turns a limit off. Over the limit: 429
  * `rate_limited` with `Retry-After` (seconds until the window ends).
  */
@@ -53,14 +54,22 @@ async function enforce(bucket: string, perMinute: number, what: string): Promise
   );
 }
 
-/** Counts a `/v1` request against its API key (or, for a dashboard session, its user); throws 429 over the limit. */
-export function enforceApiRateLimit(caller: { apiKeyId: string | null; userId: string | null }): Promise<void> {
+/**
+ * Counts a `/v1` request against its API key (or, for a dashboard session, its user), then against its workspace, so
+ * that many keys of one workspace do not multiply its share; throws 429 over either limit.
+ */
+export async function enforceApiRateLimit(caller: {
+  apiKeyId: string | null;
+  userId: string | null;
+  workspace: { id: string };
+}): Promise<void> {
   const bucket = caller.apiKeyId !== null ? `api:key:${caller.apiKeyId}` : `api:user:${caller.userId ?? "unknown"}`;
-  return enforce(
+  await enforce(
     bucket,
     env().RATE_LIMIT_API_PER_MINUTE,
     caller.apiKeyId !== null ? "for this API key" : "for this user",
   );
+  await enforce(`api:workspace:${caller.workspace.id}`, env().RATE_LIMIT_WORKSPACE_PER_MINUTE, "for this workspace");
 }
 
 /** Counts a delivery against its webhook endpoint (an existing, enabled one); throws 429 over the limit. */

@@ -31,6 +31,7 @@ export const POST = route(createApiKeyContract, async ({ auth, body }) => {
     workspaceId: auth.workspace.id,
     name: body.name,
     mode: body.mode,
+    scopes: body.scopes,
     createdByUserId: auth.userId ?? undefined,
   });
   return { success: true as const, data: { key, apiKey: toResource(apiKey) } };

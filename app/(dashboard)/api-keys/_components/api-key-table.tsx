@@ -37,6 +37,7 @@ export function ApiKeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (m
             <th scope="col">Name</th>
             <th scope="col">Mode</th>
             <th scope="col">Key</th>
+            <th scope="col">Scopes</th>
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">Status</th>
@@ -56,6 +57,9 @@ export function ApiKeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: (m
               </td>
               <td data-label="Key" className={ui.mono}>
                 {keyPrefix(key.start)}
+              </td>
+              <td data-label="Scopes" className={ui.mono}>
+                {key.scopes.join(" ")}
               </td>
               <td data-label="Created">{formatDate(key.createdAt)}</td>
               <td data-label="Last used">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}</td>

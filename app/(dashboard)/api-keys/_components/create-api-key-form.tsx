@@ -8,7 +8,8 @@ import { useFocusFirstInvalid } from "@/app/(dashboard)/_hooks/use-focus-first-i
 import { useCurrentWorkspace } from "@/app/(dashboard)/_hooks/use-workspace";
 import { formErrors } from "@/app/(dashboard)/_lib/form-errors";
 import { useCreateApiKey } from "../_hooks/use-api-keys";
-import { LIVE_KEYS_FOR_OWNERS, MODE_DESCRIPTIONS } from "../_lib/key-display";
+import type { ApiKeyScope } from "@/lib/contracts/scopes";
+import { LIVE_KEYS_FOR_OWNERS, MODE_DESCRIPTIONS, SCOPE_DESCRIPTIONS, scopesFor } from "../_lib/key-display";
 import styles from "./api-keys.module.css";
 
 export function CreateApiKeyForm({
@@ -21,17 +22,28 @@ export function CreateApiKeyForm({
   const create = useCreateApiKey();
   const [name, setName] = useState("");
   const [mode, setMode] = useState<"live" | "test">("test");
+  const [unticked, setUnticked] = useState<ReadonlySet<ApiKeyScope>>(new Set());
   // Members make test keys only (the API answers 403 for live, shown as the form's error if it happens anyway).
   const liveRefused = useCurrentWorkspace()?.role === "member";
   const chosen = liveRefused ? "test" : mode;
-  const errors = create.error ? formErrors(create.error, ["name", "mode"]) : { form: null, fields: {} };
+  const offered = scopesFor(chosen);
+  const scopes = offered.filter((scope) => !unticked.has(scope));
+  const errors = create.error ? formErrors(create.error, ["name", "mode", "scopes"]) : { form: null, fields: {} };
+
+  function toggle(scope: ApiKeyScope) {
+    setUnticked((current) => {
+      const next = new Set(current);
+      if (!next.delete(scope)) next.add(scope);
+      return next;
+    });
+  }
   useFocusFirstInvalid(form, create.error);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     if (create.isPending) return;
     create.mutate(
-      { name, mode: chosen },
+      { name, mode: chosen, scopes },
       {
         onSuccess: (answer) => {
           onCreated({ name: answer.data.apiKey.name, mode: answer.data.apiKey.mode, key: answer.data.key });
@@ -82,6 +94,25 @@ export function CreateApiKeyForm({
         {errors.fields.mode ? (
           <p id={`${id}-mode-error`} className="field-error">
             {errors.fields.mode}
+          </p>
+        ) : null}
+      </fieldset>
+      <fieldset className={ui.fieldset} aria-describedby={errors.fields.scopes ? `${id}-scopes-error` : undefined}>
+        <legend>Scopes</legend>
+        <div className={styles.modes}>
+          {offered.map((scope) => (
+            <label key={scope} className={styles.mode}>
+              <input type="checkbox" checked={!unticked.has(scope)} onChange={() => toggle(scope)} />
+              <span>
+                <strong className={ui.mono}>{scope}</strong>
+                <span>{SCOPE_DESCRIPTIONS[scope]}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+        {errors.fields.scopes ? (
+          <p id={`${id}-scopes-error`} className="field-error">
+            {errors.fields.scopes}
           </p>
         ) : null}
       </fieldset>

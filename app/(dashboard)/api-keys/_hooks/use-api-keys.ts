@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
+import type { ApiKeyScope } from "@/lib/contracts/scopes";
 import { useWorkspaceId } from "@/app/(dashboard)/_hooks/use-workspace";
 import { dashboardClient } from "@/lib/client/dashboard-client";
 import { queryKeys } from "@/lib/client/query-keys";
@@ -33,7 +34,7 @@ function useInvalidateApiKeys() {
 export function useCreateApiKey() {
   const invalidate = useInvalidateApiKeys();
   return useMutation({
-    mutationFn: (body: { name: string; mode: "live" | "test" }) =>
+    mutationFn: (body: { name: string; mode: "live" | "test"; scopes: ApiKeyScope[] }) =>
       dashboardClient().call(createApiKeyContract, { body }),
     onSuccess: invalidate,
   });
