@@ -208,7 +208,7 @@ const UNLISTED_API_PATHS = {
     "Any other path under `/v1`, with any method, answers one of these; so does a path with a `.` or `..` segment, which is never resolved.",
   responses: {
     "308": {
-      description: "The path ends with `/` (or has `//`): redirects to it without, with the new path as text.",
+      description: "The path ends with `/` (or has `//`): redirects to it without; the body is the new path as text.",
       headers: {
         Location: {
           description: "The same path without the trailing slash.",
@@ -216,6 +216,7 @@ const UNLISTED_API_PATHS = {
           schema: { type: "string" },
         },
       },
+      content: { "*/*": { schema: { type: "string" } } },
     },
     "400": { description: `\`validation_error\`: the path is not percent-encoded UTF-8.`, content: errorContent },
     "404": { description: "`not_found`: no API route at this path.", content: errorContent },
