@@ -123,9 +123,15 @@ const HEADERS_OF_ERROR: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   },
 };
 
-/** Node's HTTP server refuses oversized headers itself, for every path, before any of the API's code runs. */
-const HEADERS_TOO_LARGE = {
-  description: "The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body.",
+/** What Node's HTTP server answers itself, on every path, before any of the API's code runs (server.ts). */
+const HTTP_SERVER_REFUSALS = {
+  "408": {
+    description:
+      "The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body.",
+  },
+  "431": {
+    description: "The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body.",
+  },
 };
 
 function errorResponses(contract: Contract): Record<string, unknown> {
@@ -134,7 +140,7 @@ function errorResponses(contract: Contract): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(contract))
     byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
-  const responses: Record<string, unknown> = { "431": HEADERS_TOO_LARGE };
+  const responses: Record<string, unknown> = { ...HTTP_SERVER_REFUSALS };
   for (const [status, codes] of byStatus) {
     const schema = !fastApi ? "Error" : status === 422 ? "HTTPValidationError" : "HTTPError";
     const headers = Object.assign({}, ...codes.map((code) => HEADERS_OF_ERROR[code] ?? {})) as Record<string, unknown>;
@@ -220,7 +226,7 @@ const UNLISTED_API_PATHS = {
     },
     "400": { description: `\`validation_error\`: the path is not percent-encoded UTF-8.`, content: errorContent },
     "404": { description: "`not_found`: no API route at this path.", content: errorContent },
-    "431": HEADERS_TOO_LARGE,
+    ...HTTP_SERVER_REFUSALS,
   },
 };
 

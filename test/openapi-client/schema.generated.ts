@@ -1034,6 +1034,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -1130,6 +1137,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -1220,6 +1234,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -1330,6 +1351,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -1449,6 +1477,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -1586,6 +1621,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -1704,6 +1746,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -1835,6 +1884,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
         headers: {
@@ -1962,6 +2018,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -2095,6 +2158,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -2247,6 +2317,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
         headers: {
@@ -2380,6 +2457,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
         headers: {
@@ -2511,6 +2595,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
         headers: {
@@ -2641,6 +2732,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -2778,6 +2876,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
         headers: {
@@ -2901,6 +3006,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["HTTPError"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
       422: {
@@ -3035,6 +3147,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -3150,6 +3269,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -3270,6 +3396,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -3375,6 +3508,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -3495,6 +3635,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
         headers: {
@@ -3606,6 +3753,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -3728,6 +3882,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -3828,6 +3989,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -3932,6 +4100,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -4032,6 +4207,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -4141,6 +4323,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
         headers: {
@@ -4244,6 +4433,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -4313,6 +4509,13 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
       431: {
         headers: {
@@ -4364,6 +4567,13 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
       431: {

@@ -46,6 +46,8 @@ describe("the response checker", () => {
     expect(check(answer("PUT", "/v1/workspace", 405, refused, { ...JSON_TYPE, allow: "GET" } as never))).toEqual([]);
     expect(check(answer("PUT", "/v1/workspace", 405, refused)).join()).toMatch(/required header Allow missing/);
     expect(check(answer("PUT", "/v1/workspace", 200, workspace)).join()).toMatch(/must answer 405/);
+    const badPath = { success: false, error: { code: "validation_error", message: "Bad path." } };
+    expect(check(answer("PATCH", "/v1/webhook-endpoints/deliveries/%u0/raw", 400, badPath))).toEqual([]);
   });
 
   it("holds unlisted /v1 paths to x-unlisted-api-paths and ignores paths outside the API", () => {

@@ -76,9 +76,10 @@ export function createResponseChecker(document: OpenApiDocument) {
 
   /**
    * The operation (its pointer) whose responses apply. `framework`: the method is one HTTP itself defines for every
-   * path (HEAD as GET without a body; OPTIONS 204 with `Allow`). `expected405`: the path does not declare the method.
+   * path (HEAD as GET without a body; OPTIONS 204 with `Allow`). `expected`: the path does not declare the method,
+   * so it answers 405, or 400 first when the path is not percent-encoded UTF-8 (preflight.ts).
    */
-  function operationFor(exchange: Exchange, pathname: string): { pointer: string; expected405?: boolean } | null {
+  function operationFor(exchange: Exchange, pathname: string): { pointer: string; expected?: number } | null {
     const method = exchange.method.toLowerCase();
     const match = matchOperation(document, method, pathname);
     if (!match) return pathname.startsWith(API_PREFIX) ? { pointer: "/x-unlisted-api-paths" } : null;
@@ -86,7 +87,7 @@ export function createResponseChecker(document: OpenApiDocument) {
     if (method === "head" && "get" in match.pathItem) return { pointer: `${match.pathItemPointer}/get` };
     // Every operation of a path declares the 405 that the path's other methods answer.
     const any = Object.keys(match.pathItem).find((key) => key !== "parameters" && !key.startsWith("x-"));
-    return { pointer: `${match.pathItemPointer}/${any}`, expected405: true };
+    return { pointer: `${match.pathItemPointer}/${any}`, expected: match.malformed ? 400 : 405 };
   }
 
   return function check(exchange: Exchange): string[] {
@@ -101,8 +102,8 @@ export function createResponseChecker(document: OpenApiDocument) {
     if (exchange.method === "OPTIONS" && exchange.status === 204)
       return exchange.headers.allow ? [] : [`${label}: an OPTIONS answer without Allow`];
     // 431 comes from Node's HTTP server, before any routing.
-    if (operation.expected405 && exchange.status !== 405 && exchange.status !== 431)
-      return [`${label}: the path does not declare ${exchange.method}, so it must answer 405`];
+    if (operation.expected && exchange.status !== operation.expected && exchange.status !== 431)
+      return [`${label}: the path does not declare ${exchange.method}, so it must answer ${operation.expected}`];
 
     const responses = (at(`${operation.pointer}/responses`) ?? {}) as Record<string, ResponseObject>;
     const key = [String(exchange.status), `${String(exchange.status)[0]}XX`, "default"].find(

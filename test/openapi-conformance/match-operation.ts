@@ -9,6 +9,8 @@ export interface OperationMatch {
   pathItem: Record<string, unknown>;
   /** The operation's lower-case method key, or null when the path item has no operation for the method. */
   method: string | null;
+  /** A segment is not valid percent-encoded UTF-8 (the app refuses that before it looks at the method). */
+  malformed: boolean;
 }
 
 const OPERATION_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -60,5 +62,6 @@ export function matchOperation(document: OpenApiDocument, method: string, pathna
     pathItemPointer: `/paths/${escapePointer(best.template)}`,
     pathItem,
     method: OPERATION_METHODS.includes(key) && key in pathItem ? key : null,
+    malformed: segments.includes(null),
   };
 }
