@@ -48,6 +48,10 @@ describe("the response checker", () => {
     expect(check(answer("PUT", "/v1/workspace", 200, workspace)).join()).toMatch(/must answer 405/);
     const badPath = { success: false, error: { code: "validation_error", message: "Bad path." } };
     expect(check(answer("PATCH", "/v1/webhook-endpoints/deliveries/%u0/raw", 400, badPath))).toEqual([]);
+    const ingest405 = { success: false, error: { code: "method_not_allowed", message: "POST only." } };
+    expect(
+      check(answer("GET", "/webhooks/ingest/%FF", 405, ingest405, { ...JSON_TYPE, allow: "POST" } as never)),
+    ).toEqual([]);
   });
 
   it("holds unlisted /v1 paths to x-unlisted-api-paths and ignores paths outside the API", () => {
