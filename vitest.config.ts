@@ -24,7 +24,8 @@ export default defineConfig({
           include: ["**/*.integration.test.ts"],
           exclude: ["node_modules/**", "e2e/**"],
           globalSetup: ["test/global-setup.ts"],
-          setupFiles: ["test/database-per-file.ts"],
+          // Every answer from the app must conform to its OpenAPI document (test/openapi-conformance).
+          setupFiles: ["test/database-per-file.ts", "test/openapi-conformance/setup.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { watchApp } from "./openapi-conformance/record";
 
 export interface RunningApp {
   baseUrl: string;
@@ -46,6 +47,7 @@ export async function startApp(env: Record<string, string> = {}, timeoutMs = 60_
     });
   });
 
+  watchApp(baseUrl);
   return {
     baseUrl,
     process: child,

@@ -7,8 +7,8 @@ export interface OperationView {
   description?: string;
   security: unknown[];
   parameters: { name: string; in: string; required: boolean; description?: string; schema: unknown }[];
-  requestBody?: { content: Record<string, { schema: unknown }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+  requestBody?: { content: Record<string, { schema?: unknown }> };
+  responses: Record<string, { description: string; content?: Record<string, { schema?: unknown }> }>;
 }
 
 /** Renders the `backtick` spans of OpenAPI descriptions as code. */
@@ -27,6 +27,17 @@ function SchemaBlock({ label, schema }: { label: string; schema: unknown }) {
   );
 }
 
+/** The schema of each media type, e.g. JSON for the ingest body and any bytes besides. */
+function ContentBlock({ label, content }: { label: string; content?: Record<string, { schema?: unknown }> }) {
+  return (
+    <>
+      {Object.entries(content ?? {}).map(([mediaType, { schema }]) => (
+        <SchemaBlock key={mediaType} label={`${label} (${mediaType})`} schema={schema} />
+      ))}
+    </>
+  );
+}
+
 export function OperationCard({ operation }: { operation: OperationView }) {
   const success = Object.entries(operation.responses).find(([status]) => status.startsWith("2"));
   const errors = Object.entries(operation.responses).filter(([status]) => !status.startsWith("2"));
@@ -37,7 +48,7 @@ export function OperationCard({ operation }: { operation: OperationView }) {
         <code>{operation.path}</code>
         <span>{operation.summary}</span>
       </h3>
-      {operation.description ? (
+      {operation.description && operation.description !== operation.summary ? (
         <p>
           <DescriptionText text={operation.description} />
         </p>
@@ -71,12 +82,8 @@ export function OperationCard({ operation }: { operation: OperationView }) {
           </tbody>
         </table>
       ) : null}
-      {operation.requestBody ? (
-        <SchemaBlock label="Request body" schema={operation.requestBody.content["application/json"]?.schema} />
-      ) : null}
-      {success ? (
-        <SchemaBlock label={`Response ${success[0]}`} schema={success[1].content?.["application/json"]?.schema} />
-      ) : null}
+      {operation.requestBody ? <ContentBlock label="Request body" content={operation.requestBody.content} /> : null}
+      {success ? <ContentBlock label={`Response ${success[0]}`} content={success[1].content} /> : null}
       {errors.length ? (
         <ul>
           {errors.map(([status, response]) => (

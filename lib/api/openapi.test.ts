@@ -79,6 +79,32 @@ describe("the OpenAPI document", () => {
     }
   });
 
+  type Operation = {
+    parameters: { name: string; schema: unknown }[];
+    requestBody?: { content: Record<string, unknown> };
+    responses: Record<string, { headers?: Record<string, unknown> }>;
+  };
+  const operationOf = (path: string, method: string) =>
+    (document.paths[path] as Record<string, Operation>)[method.toLowerCase()]!;
+
+  it("declares what the layers around a handler answer: 405 with Allow, 408, 431, and 413/415 for JSON", () => {
+    for (const contract of contracts) {
+      const { responses } = operationOf(contract.path, contract.method);
+      expect(responses["405"]?.headers, contract.operationId).toHaveProperty("Allow");
+      expect(Object.keys(responses), contract.operationId).toEqual(expect.arrayContaining(["408", "431"]));
+      if (contract.body)
+        expect(Object.keys(responses), contract.operationId).toEqual(expect.arrayContaining(["413", "415"]));
+    }
+  });
+
+  it("types query booleans as booleans and takes an ingest body as JSON, or as any bytes", () => {
+    const listing = operationOf("/v1/webhook-endpoints/deliveries", "GET");
+    const unacknowledged = listing.parameters.find((parameter) => parameter.name === "unacknowledged");
+    expect(unacknowledged?.schema).toMatchObject({ type: "boolean" });
+    const ingest = operationOf("/webhooks/ingest/{hookId}", "POST");
+    expect(Object.keys(ingest.requestBody?.content ?? {})).toEqual(["application/json", "*/*"]);
+  });
+
   it("has unique operation ids and only known tags", () => {
     const ids = contracts.map((contract) => contract.operationId);
     expect(new Set(ids).size).toBe(ids.length);

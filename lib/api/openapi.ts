@@ -13,11 +13,12 @@ import { ingestDeliveryContract } from "@/lib/contracts/webhooks";
 type JsonSchema = Record<string, unknown>;
 
 const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
-  validation_error: "The request is invalid; `error.details` names each bad field.",
+  validation_error:
+    "The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field.",
   unauthorized: "Missing, malformed, unknown or revoked API key.",
   payment_required: "The workspace balance cannot cover the call.",
   forbidden: "The key may not perform this operation.",
-  not_found: "No such resource in this workspace.",
+  not_found: "No such resource in this workspace (for a dashboard session: no such workspace of the user's).",
   method_not_allowed: "The path does not accept this method.",
   payload_too_large: "The request body is over the limit.",
   unsupported_media_type: "The request body is not JSON.",
@@ -64,6 +65,14 @@ class SchemaCollector {
   }
 }
 
+/** Query text that reads exactly `true` or `false` (`booleanText` in the webhook contracts) is a boolean to a client. */
+function asClientType(schema: JsonSchema, location: "path" | "query" | "header"): JsonSchema {
+  const { type: _text, enum: values, ...rest } = schema;
+  const isBooleanText =
+    Array.isArray(values) && values.length === 2 && ["true", "false"].every((v) => values.includes(v));
+  return location === "query" && isBooleanText ? { ...rest, type: "boolean" } : schema;
+}
+
 function parametersOf(
   collector: SchemaCollector,
   schema: z.ZodObject<z.ZodRawShape> | undefined,
@@ -78,41 +87,115 @@ function parametersOf(
       in: location,
       required: location === "path" || (json.required ?? []).includes(name),
       description,
-      schema: rest,
+      schema: asClientType(rest, location),
     };
   });
 }
 
-function operationOf(collector: SchemaCollector, contract: Contract) {
-  const responses: Record<string, unknown> = {
-    [String(contract.successStatus ?? 200)]: {
-      description: "Success.",
-      content: {
-        [contract.responseMediaType ?? "application/json"]: { schema: collector.convert(contract.response, "output") },
-      },
-    },
-  };
-  // Every authenticated operation, and ingest, is rate-limited (lib/ratelimit): 429 with Retry-After.
-  const rateLimited = contract.auth !== "none" || contract.operationId === ingestDeliveryContract.operationId;
-  const errors: ErrorCode[] = [
-    ...new Set<ErrorCode>([...contract.errors, ...(rateLimited ? (["rate_limited"] as const) : []), "internal"]),
-  ];
+/**
+ * Every error code the operation can answer: its own, and those the layers around its handler add (the route wrapper
+ * in route.ts, the launcher's preflight.ts and ingest-http.ts), so that none is left undeclared.
+ */
+function errorCodesOf(contract: Contract): ErrorCode[] {
+  const codes = new Set<ErrorCode>(contract.errors);
+  // The route wrapper parses input (and preflight.ts refuses a path that is not percent-encoded UTF-8): 400.
+  const parsesInput = contract.params || contract.query || contract.headers || contract.body;
+  if (parsesInput && contract.servedBy !== "launcher") codes.add("validation_error");
+  if (contract.body) codes.add("unsupported_media_type").add("payload_too_large");
+  if (contract.auth !== "none") {
+    // Authentication reads the database; every key or session is rate-limited (lib/ratelimit).
+    codes.add("unauthorized").add("rate_limited").add("service_unavailable");
+  }
+  // A dashboard session naming a workspace the user is not in (`x-signalbox-workspace`).
+  if (contract.auth === "workspace") codes.add("not_found");
+  // A key without the operation's scope, or a caller without the role it needs (lib/api/authenticate.ts).
+  if (contract.scope || contract.access) codes.add("forbidden");
+  if (contract.operationId === ingestDeliveryContract.operationId) codes.add("rate_limited");
+  // Another method on the path, answered before the handler (preflight.ts, ingest-http.ts).
+  codes.add("method_not_allowed").add("internal");
+  return [...codes];
+}
+
+const HEADERS_OF_ERROR: Partial<Record<ErrorCode, Record<string, unknown>>> = {
+  method_not_allowed: {
+    Allow: { description: "The methods the path accepts.", required: true, schema: { type: "string" } },
+  },
+  rate_limited: {
+    "Retry-After": { description: "Seconds until the next window.", required: true, schema: { type: "integer" } },
+  },
+};
+
+/** What Node's HTTP server answers itself, on every path, before any of the API's code runs (server.ts). */
+const HTTP_SERVER_REFUSALS = {
+  "408": {
+    description:
+      "The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body.",
+  },
+  "431": {
+    description: "The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body.",
+  },
+};
+
+function errorResponses(contract: Contract): Record<string, unknown> {
   const fastApi = contract.errorFormat === "fastapi";
   const statusOf = (code: ErrorCode) => (fastApi && code === "validation_error" ? 422 : ERROR_STATUS[code]);
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errors) byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+  for (const code of errorCodesOf(contract))
+    byStatus.set(statusOf(code), [...(byStatus.get(statusOf(code)) ?? []), code]);
+  const responses: Record<string, unknown> = { ...HTTP_SERVER_REFUSALS };
+  for (const [status, codes] of byStatus) {
     const schema = !fastApi ? "Error" : status === 422 ? "HTTPValidationError" : "HTTPError";
+    const headers = Object.assign({}, ...codes.map((code) => HEADERS_OF_ERROR[code] ?? {})) as Record<string, unknown>;
     responses[String(status)] = {
       description: codes.map((code) => `\`${code}\`: ${ERROR_DESCRIPTIONS[code]}`).join(" "),
+      ...(Object.keys(headers).length ? { headers } : {}),
       content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } },
     };
   }
+  return responses;
+}
+
+function requestBodyOf(collector: SchemaCollector, contract: Contract) {
+  if (contract.body)
+    return { required: true, content: { "application/json": { schema: collector.convert(contract.body, "input") } } };
+  if (!contract.rawRequestBody) return undefined;
+  // JSON first, so that a generated client sends a JSON value as JSON (once); any other body as bytes.
+  return {
+    description: contract.rawRequestBody,
+    content: {
+      "application/json": { schema: { description: "Any JSON value." } },
+      "*/*": { schema: { type: "string", format: "binary" } },
+    },
+  };
+}
+
+function operationOf(collector: SchemaCollector, contract: Contract) {
+  const success = {
+    description: "Success.",
+    ...(contract.responseHeaders
+      ? {
+          headers: Object.fromEntries(
+            Object.entries(contract.responseHeaders).map(([name, description]) => [
+              name,
+              { description, required: true, schema: { type: "string" } },
+            ]),
+          ),
+        }
+      : {}),
+    content: {
+      [contract.responseMediaType ?? "application/json"]: { schema: collector.convert(contract.response, "output") },
+    },
+  };
+  const responses = { [String(contract.successStatus ?? 200)]: success, ...errorResponses(contract) };
+  const requestBody = requestBodyOf(collector, contract);
   return {
     operationId: contract.operationId,
     tags: [contract.tag],
     summary: contract.summary,
-    ...(contract.description ? { description: contract.description } : {}),
+    description:
+      (contract.description ?? contract.summary) +
+      (contract.scope ? ` An API key needs the \`${contract.scope}\` scope.` : ""),
+    ...(contract.scope ? { "x-api-key-scope": contract.scope } : {}),
     // Either declaration describes the same header; clients may pick the one their tooling understands.
     security: contract.auth === "none" ? [] : [{ bearerAuth: [] }, { apiKeyHeader: [] }],
     parameters: [
@@ -120,25 +203,37 @@ function operationOf(collector: SchemaCollector, contract: Contract) {
       ...parametersOf(collector, contract.query, "query"),
       ...parametersOf(collector, contract.headers, "header"),
     ],
-    ...(contract.body
-      ? {
-          requestBody: {
-            required: true,
-            content: { "application/json": { schema: collector.convert(contract.body, "input") } },
-          },
-        }
-      : {}),
-    ...(contract.rawRequestBody
-      ? {
-          requestBody: {
-            description: contract.rawRequestBody,
-            content: { "*/*": { schema: { type: "string", format: "binary" } } },
-          },
-        }
-      : {}),
-    responses,
+    ...(requestBody ? { requestBody } : {}),
+    responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b))),
   };
 }
+
+const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+
+/**
+ * What a path under `/v1` that `paths` does not list answers, whatever the method (the catch-all route and
+ * preflight.ts). An OpenAPI extension, since no path template can name "every other path".
+ */
+const UNLISTED_API_PATHS = {
+  description:
+    "Any other path under `/v1`, with any method, answers one of these; so does a path with a `.` or `..` segment, which is never resolved.",
+  responses: {
+    "308": {
+      description: "The path ends with `/` (or has `//`): redirects to it without; the body is the new path as text.",
+      headers: {
+        Location: {
+          description: "The same path without the trailing slash.",
+          required: true,
+          schema: { type: "string" },
+        },
+      },
+      content: { "*/*": { schema: { type: "string" } } },
+    },
+    "400": { description: `\`validation_error\`: the path is not percent-encoded UTF-8.`, content: errorContent },
+    "404": { description: "`not_found`: no API route at this path.", content: errorContent },
+    ...HTTP_SERVER_REFUSALS,
+  },
+};
 
 /** The OpenAPI 3.1 document of the whole API, generated from the contracts (never written by hand). */
 export function buildOpenApiDocument(contracts: readonly Contract[]) {
@@ -160,11 +255,17 @@ export function buildOpenApiDocument(contracts: readonly Contract[]) {
       version: "1.0.0",
       description:
         "Webhook inbox, data enrichment and video details behind one API key scheme. " +
-        "Authenticate with `Authorization: Bearer <API key>`.",
+        "Authenticate with `Authorization: Bearer <API key>`. " +
+        "`HEAD` is answered as `GET` without a body, and `OPTIONS` with 204 and `Allow`. " +
+        "Other paths under `/v1` answer as `x-unlisted-api-paths` says.",
+      // The service is self-hosted: its operator is the contact, and the source's terms are the licence.
+      contact: { name: "The operator of this Signalbox instance" },
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
-    servers: [{ url: "/" }],
+    servers: [{ url: "/", description: "This Signalbox instance." }],
     tags: API_TAGS.map((tag) => ({ ...tag })),
     paths,
+    "x-unlisted-api-paths": UNLISTED_API_PATHS,
     components: {
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "An API key: `sbx_live_…` or `sbx_test_…`." },

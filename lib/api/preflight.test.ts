@@ -83,6 +83,13 @@ describe("preflightApiError", () => {
     expect(refusal("POST", "/healthz")).toEqual({ status: 405, code: "method_not_allowed", allow: "GET" });
   });
 
+  it("leaves HEAD of a GET route and OPTIONS to Next.js, and refuses HEAD where there is no GET with 405", () => {
+    expect(preflightApiError("HEAD", "/v1/workspace")).toBeNull();
+    expect(preflightApiError("OPTIONS", "/v1/api-keys/key_1")).toBeNull();
+    expect(preflightApiError("HEAD", "/v1/no/such/route")).toBeNull(); // the catch-all's GET: a 404
+    expect(refusal("HEAD", "/v1/api-keys/key_1")).toEqual({ status: 405, code: "method_not_allowed", allow: "DELETE" });
+  });
+
   it("answers 404 for a method no route knows on an unknown API path", () => {
     expect(refusal("TRACE", "/v1/no/such/route")).toMatchObject({ status: 404, code: "not_found" });
   });

@@ -38,7 +38,8 @@ const TEMPLATES: RouteTemplate[] = (() => {
   return [...byPath.values()];
 })();
 
-// Methods the catch-all route (app/v1/[...path]) answers with a JSON 404; HEAD and OPTIONS Next.js answers itself.
+// Methods the catch-all route (app/v1/[...path]) answers with a JSON 404; HEAD and OPTIONS Next.js answers itself
+// (HEAD as the GET of the catch-all route, OPTIONS with 204).
 const ROUTED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const FRAMEWORK_METHODS = ["HEAD", "OPTIONS"];
 
@@ -93,14 +94,15 @@ function preflight(method: string, url: string): { error: ApiError; fastApi?: bo
       ),
     };
   }
-  if (FRAMEWORK_METHODS.includes(method)) return null;
   if (candidates.length === 0) {
+    if (FRAMEWORK_METHODS.includes(method)) return null;
     return ROUTED_METHODS.includes(method)
       ? null
       : { error: new ApiError("not_found", `No API route at ${method} ${path}. See /v1/openapi.json.`) };
   }
   const { methods, fastApi } = mostSpecific(candidates);
-  if (methods.includes(method)) return null;
+  // Next.js answers OPTIONS (204 with Allow) and HEAD of a GET route itself; HEAD elsewhere it refuses with a bare 405.
+  if (methods.includes(method) || method === "OPTIONS" || (method === "HEAD" && methods.includes("GET"))) return null;
   const error = new ApiError(
     "method_not_allowed",
     `${method} is not allowed on ${path}. Allowed: ${methods.join(", ")}.`,

@@ -57,8 +57,10 @@ export interface Contract {
   rawRequestBody?: string;
   /** Body of the success response. */
   response: z.ZodType;
-  /** Media type of the success response when it is not JSON (e.g. raw bytes). */
+  /** Media type of the success response when it is not JSON (raw bytes; "any type" for whatever a sender stored). */
   responseMediaType?: string;
+  /** Headers the success response always carries, with what each says. */
+  responseHeaders?: Record<string, string>;
   successStatus?: 200 | 201;
   /** `fastapi`: errors as `{ detail }` (validation: 422 with `loc`/`msg`/`type`), as the video endpoint keeps them. */
   errorFormat?: "standard" | "fastapi";

@@ -78,7 +78,7 @@ export const updateMemberContract = defineContract({
   description: "Owners only. The last owner cannot step down.",
   auth: "workspace",
   access: "owner",
-  params: z.object({ userId: z.string().min(1).max(100) }),
+  params: z.object({ userId: z.string().min(1).max(100).meta({ description: "The member's user id (`usr_…`)." }) }),
   body: z.strictObject({ role: roleSchema }),
   response: envelope(z.object({ members: z.array(memberSchema) })),
   errors: ["validation_error", "unauthorized", "forbidden", "not_found"],
@@ -93,7 +93,7 @@ export const removeMemberContract = defineContract({
   description: "An owner removes anyone; a member may remove themselves (leave). The last owner cannot leave.",
   auth: "workspace",
   access: "session",
-  params: z.object({ userId: z.string().min(1).max(100) }),
+  params: z.object({ userId: z.string().min(1).max(100).meta({ description: "The member's user id (`usr_…`)." }) }),
   response: envelope(z.object({ members: z.array(memberSchema) })),
   errors: ["validation_error", "unauthorized", "forbidden", "not_found"],
 });
@@ -136,7 +136,7 @@ export const revokeInvitationContract = defineContract({
   description: "Owners only. The link stops working at once.",
   auth: "workspace",
   access: "owner",
-  params: z.object({ id: z.string().min(1).max(100) }),
+  params: z.object({ id: z.string().min(1).max(100).meta({ description: "The invitation's id (`inv_…`)." }) }),
   response: envelope(z.object({ invitations: z.array(invitationSchema) })),
   errors: ["unauthorized", "forbidden", "not_found"],
 });

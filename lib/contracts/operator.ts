@@ -26,7 +26,14 @@ export const listOperatorWorkspacesContract = defineContract({
   description: "Operators only (dashboard session). At most 100, by name; `q` narrows by name, id or owner email.",
   auth: "workspace",
   access: "operator",
-  query: z.object({ q: z.string().trim().max(200).optional() }),
+  query: z.object({
+    q: z
+      .string()
+      .trim()
+      .max(200)
+      .optional()
+      .meta({ description: "Text in the workspace's name, its exact id, or text in an owner's email." }),
+  }),
   response: envelope(z.object({ workspaces: z.array(operatorWorkspaceSchema) })),
   errors: ["validation_error", "unauthorized", "forbidden"],
 });
@@ -41,7 +48,7 @@ export const creditWorkspaceContract = defineContract({
     "Operators only. Adds to the purchased balance and writes a ledger entry naming the operator (the same as `npm run billing -- credit`).",
   auth: "workspace",
   access: "operator",
-  params: z.object({ id: z.string().min(1).max(100) }),
+  params: z.object({ id: z.string().min(1).max(100).meta({ description: "The workspace's id (`ws_…`)." }) }),
   body: z.strictObject({
     amountCents: z
       .number({ error: "must be a whole number of cents" })
@@ -92,7 +99,7 @@ export const revokeSignUpInvitationContract = defineContract({
   description: "Operators only. The link stops working at once.",
   auth: "workspace",
   access: "operator",
-  params: z.object({ id: z.string().min(1).max(100) }),
+  params: z.object({ id: z.string().min(1).max(100).meta({ description: "The invitation's id (`inv_…`)." }) }),
   response: envelope(signUpInvitationsSchema),
   errors: ["unauthorized", "forbidden", "not_found"],
 });

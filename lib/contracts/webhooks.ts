@@ -205,7 +205,10 @@ export const listDeliveriesContract = defineContract({
       .meta({ description: "`true`: only pending deliveries; `false`: only acknowledged ones." }),
     limit: pageLimit,
     cursor,
-    order: z.enum(["desc", "asc"], { error: "must be `desc` or `asc`" }).default("desc"),
+    order: z
+      .enum(["desc", "asc"], { error: "must be `desc` or `asc`" })
+      .default("desc")
+      .meta({ description: "`desc`: newest first (the default); `asc`: oldest first." }),
   }),
   response: deliveryPage,
   errors: ["validation_error", "unauthorized"],
@@ -231,11 +234,17 @@ export const getDeliveryRawBodyContract = defineContract({
   path: "/v1/webhook-endpoints/deliveries/{id}/raw",
   tag: "Webhooks",
   summary: "The exact bytes a delivery was sent with",
-  description: "Byte for byte, with the original `Content-Type`, so a consumer can verify the sender's signature.",
+  description:
+    "Byte for byte, with the original `Content-Type` (`application/octet-stream` when the sender gave none), so a consumer can verify the sender's signature. Served as a download that browsers never render.",
   auth: "workspace",
   params: deliveryParams,
-  response: z.string().meta({ format: "binary" }),
-  responseMediaType: "application/octet-stream",
+  response: z.string().meta({ format: "binary", description: "The request body exactly as the sender sent it." }),
+  responseMediaType: "*/*",
+  responseHeaders: {
+    "Content-Disposition": 'Always `attachment; filename="delivery-<id>.bin"`.',
+    "Content-Security-Policy": "Always `default-src 'none'; sandbox`.",
+    "X-Content-Type-Options": "Always `nosniff`.",
+  },
   errors: ["unauthorized", "not_found"],
 });
 

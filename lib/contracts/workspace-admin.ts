@@ -72,7 +72,7 @@ export const revokeApiKeyContract = defineContract({
   description:
     "The key stops working at once. Revoking a revoked key is a no-op. In the dashboard, members revoke test keys only.",
   auth: "workspace",
-  params: z.object({ id: z.string().min(1).max(100) }),
+  params: z.object({ id: z.string().min(1).max(100).meta({ description: "API key id (`key_…`)." }) }),
   response: envelope(apiKeySchema),
   errors: ["unauthorized", "forbidden", "not_found"],
 });
@@ -101,7 +101,15 @@ export const getUsageContract = defineContract({
   description:
     "Balances, spend per day (UTC), calls and cost per operation over the last `days`, and the most recent ledger entries.",
   auth: "workspace",
-  query: z.object({ days: z.coerce.number().int().min(1).max(365).default(30) }),
+  query: z.object({
+    days: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(365)
+      .default(30)
+      .meta({ description: "How many days back, counting today (UTC), 1–365 (default 30)." }),
+  }),
   response: envelope(
     z.object({
       balances: z.object({

@@ -16,6 +16,7 @@ import {
 } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import { startApp, type RunningApp } from "@/test/app-server";
+import { recordExchange } from "@/test/openapi-conformance/record";
 import { MAX_DELIVERY_BYTES } from "./payload";
 import { SENDER_MESSAGE_ID_HEADERS } from "./sender-message-id";
 import type { SignatureScheme } from "./signatures";
@@ -220,8 +221,10 @@ function rawExchange(
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      if (parsed) resolve(parsed);
-      else reject(error);
+      if (!parsed) return reject(error);
+      const [method = "", target = ""] = head.split(" ", 2);
+      recordExchange(baseUrl, { method, target, ...parsed, body: Buffer.from(parsed.body) }); // checked against OpenAPI
+      resolve(parsed);
     };
     const timer = setTimeout(
       () =>

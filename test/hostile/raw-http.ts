@@ -1,4 +1,5 @@
 import { connect } from "node:net";
+import { recordExchange } from "@/test/openapi-conformance/record";
 
 /*
  * A deliberately small HTTP/1.1 client over a raw socket, for requests that fetch and node:http refuse to send or
@@ -71,8 +72,22 @@ function parseAnswer(data: Buffer): RawAnswer {
   return { status, headers, body };
 }
 
-/** Sends one request to `baseUrl` (`http://host:port`) and resolves with the parsed answer. */
-export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawAnswer> {
+/**
+ * Sends one request to `baseUrl` (`http://host:port`) and resolves with the parsed answer, which is also checked
+ * against the app's OpenAPI document (test/openapi-conformance).
+ */
+export async function rawRequest(baseUrl: string, request: RawRequest): Promise<RawAnswer> {
+  const answer = await sendRawRequest(baseUrl, request);
+  if (!answer.noAnswer) {
+    const eventStream = (answer.headers["content-type"] ?? "").startsWith("text/event-stream");
+    const { status, headers } = answer;
+    const { method, target } = request;
+    recordExchange(baseUrl, { method, target, status, headers, body: eventStream ? null : answer.body });
+  }
+  return answer;
+}
+
+function sendRawRequest(baseUrl: string, request: RawRequest): Promise<RawAnswer> {
   const url = new URL(baseUrl);
   const body = request.body ?? new Uint8Array(0);
   const hasHost = (request.headers ?? []).some(([name]) => name.toLowerCase() === "host");

@@ -2,20 +2,12 @@ import { route } from "@/lib/api/route";
 import { ApiError } from "@/lib/errors";
 import { createApiKey, listApiKeys } from "@/lib/auth/api-keys";
 import { createApiKeyContract, listApiKeysContract } from "@/lib/contracts/workspace-admin";
-
-type ListedKey = Awaited<ReturnType<typeof listApiKeys>>[number];
-
-const toResource = (key: ListedKey) => ({
-  ...key,
-  createdAt: key.createdAt.toISOString(),
-  lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-  revokedAt: key.revokedAt?.toISOString() ?? null,
-});
+import { toApiKeyResource } from "./api-key-resource";
 
 // GET /v1/api-keys — the workspace's keys (never their secrets).
 export const GET = route(listApiKeysContract, async ({ auth }) => ({
   success: true as const,
-  data: { apiKeys: (await listApiKeys({ workspaceId: auth.workspace.id })).map(toResource) },
+  data: { apiKeys: (await listApiKeys({ workspaceId: auth.workspace.id })).map(toApiKeyResource) },
 }));
 
 // POST /v1/api-keys — a new key; the secret is in this answer only.
@@ -34,5 +26,5 @@ export const POST = route(createApiKeyContract, async ({ auth, body }) => {
     scopes: body.scopes,
     createdByUserId: auth.userId ?? undefined,
   });
-  return { success: true as const, data: { key, apiKey: toResource(apiKey) } };
+  return { success: true as const, data: { key, apiKey: toApiKeyResource(apiKey) } };
 });

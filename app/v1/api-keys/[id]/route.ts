@@ -2,6 +2,7 @@ import { ApiError } from "@/lib/errors";
 import { route } from "@/lib/api/route";
 import { findApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { revokeApiKeyContract } from "@/lib/contracts/workspace-admin";
+import { toApiKeyResource } from "../api-key-resource";
 
 // DELETE /v1/api-keys/:id — revoke a key; it stops working at once. Members and test keys revoke test keys only; live
 // keys are for owners and live keys.
@@ -11,14 +12,6 @@ export const DELETE = route(revokeApiKeyContract, async ({ auth, params }) => {
   if (found.mode === "live" && (auth.role === "member" || auth.mode === "test"))
     throw new ApiError("forbidden", "Only an owner of this workspace (or a live key) can revoke live keys.");
   await revokeApiKey({ workspaceId: auth.workspace.id, apiKeyId: params.id });
-  const key = (await findApiKey({ workspaceId: auth.workspace.id, apiKeyId: params.id }))!;
-  return {
-    success: true as const,
-    data: {
-      ...key,
-      createdAt: key.createdAt.toISOString(),
-      lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-      revokedAt: key.revokedAt?.toISOString() ?? null,
-    },
-  };
+  const key = await findApiKey({ workspaceId: auth.workspace.id, apiKeyId: params.id });
+  return { success: true as const, data: toApiKeyResource(key ?? found) };
 });
