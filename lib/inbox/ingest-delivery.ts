@@ -3,8 +3,8 @@ import { ApiError, isDatabaseUnavailable } from "@/lib/errors";
 import { db, dbPool } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { createBatchQueue, type BatchQueue } from "./batch-queue";
+import { dedupKey } from "./dedup-key";
 import { toRawPayload } from "./payload";
-import { senderMessageId } from "./sender-message-id";
 import { verifySignature, type SignatureResult } from "./signatures";
 import { toSignatureSchemeName } from "./webhook-endpoints";
 
@@ -21,7 +21,7 @@ export interface IngestDeliveryOptions {
 
 export interface IngestedDelivery {
   deliveryId: string;
-  /** True when the sender's message id was seen before on this endpoint: nothing new was stored. */
+  /** True when this was a retry of a stored delivery (see `dedupKey`): nothing new was stored. */
   duplicate: boolean;
 }
 
@@ -63,9 +63,9 @@ async function settle(work: Promise<IngestedDelivery>): Promise<WriteOutcome> {
   }
 }
 
-/** After ON CONFLICT … DO NOTHING skipped a row: the delivery that first carried its message id. */
+/** After ON CONFLICT … DO NOTHING skipped a row: the delivery that first made its dedup claim. */
 async function firstDelivery(row: DeliveryRowInput): Promise<IngestedDelivery> {
-  // ON CONFLICT waited for the first insert of this message id to commit; answer with that delivery.
+  // ON CONFLICT waited for the first insert of this dedup key to commit; answer with that delivery.
   const first = await db().webhookDelivery.findFirst({
     where: { webhookEndpointId: row.endpointId, dedupKey: row.dedupKey },
     select: { id: true },
@@ -152,7 +152,7 @@ function rowParameters(row: DeliveryRowInput): unknown[] {
 }
 
 /**
- * One group-commit batch. Requests in it that repeat a message id of an earlier request in it (same endpoint) are
+ * One group-commit batch. Requests in it that repeat the dedup key of an earlier request in it (same endpoint) are
  * not written: they answer with that request's delivery, as they would have after waiting for its commit.
  */
 async function flushDeliveries(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
@@ -225,8 +225,9 @@ function queues(): Queues {
 
 /**
  * Stores one webhook request as a pending delivery and returns its id once the row is committed. Unknown or
- * disabled endpoints → 404; an invalid signature on an endpoint that rejects them → 401; a repeated sender message
- * id → the first delivery's id, nothing stored (also under concurrent duplicates, via the unique index).
+ * disabled endpoints → 404; an invalid signature on an endpoint that rejects them → 401; a retry (a repeated sender
+ * message id; on a signed endpoint only among verified deliveries, see `dedupKey`) → the first delivery's id, nothing
+ * stored (also under concurrent duplicates, via the unique index).
  */
 export async function ingestDelivery(options: IngestDeliveryOptions): Promise<IngestedDelivery> {
   if (!/^we_[0-9A-Za-z]{1,64}$/.test(options.hookId)) throw notFound();
@@ -258,7 +259,7 @@ export async function ingestDelivery(options: IngestDeliveryOptions): Promise<In
     headers: JSON.stringify(headers),
     sourceIp: options.sourceIp,
     query: options.query,
-    dedupKey: senderMessageId(headers),
+    dedupKey: dedupKey(headers, body, signature),
     signature: signature ? JSON.stringify(signature) : null,
   });
   if ("error" in outcome) throw outcome.error;

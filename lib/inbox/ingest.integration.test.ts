@@ -17,6 +17,7 @@ import {
 import { db } from "@/lib/db/client";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { recordExchange } from "@/test/openapi-conformance/record";
+import { nowSeconds, signerFor, WEBHOOK_SIGNERS } from "@/test/webhook-signers";
 import { MAX_DELIVERY_BYTES } from "./payload";
 import { SENDER_MESSAGE_ID_HEADERS } from "./sender-message-id";
 import type { SignatureScheme } from "./signatures";
@@ -873,77 +874,7 @@ describe("sender message ids", () => {
 // ---------------------------------------------------------------------------------------------------------------
 // Signatures, made by the senders' own libraries (or per their docs where they publish none).
 
-interface Signer {
-  scheme: SignatureScheme;
-  secret: string;
-  /** The header carrying the signature. */
-  signatureHeader: string;
-  sign: (body: string) => Promise<Record<string, string>>;
-}
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-const SIGNERS: Signer[] = [
-  {
-    scheme: "standard-webhooks",
-    secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-    signatureHeader: "webhook-signature",
-    sign: async (body) => {
-      const id = `msg_${randomUUID()}`;
-      const at = new Date(nowSeconds() * 1000);
-      const signature = new Webhook("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw").sign(id, at, body);
-      return { "webhook-id": id, "webhook-timestamp": String(at.getTime() / 1000), "webhook-signature": signature };
-    },
-  },
-  {
-    scheme: "stripe",
-    secret: "whsec_8a3bK2pQ9xR4tL7mN1vC6zY0wE5uH3jF",
-    signatureHeader: "stripe-signature",
-    sign: async (body) => ({
-      "stripe-signature": Stripe.webhooks.generateTestHeaderString({
-        payload: body,
-        secret: "whsec_8a3bK2pQ9xR4tL7mN1vC6zY0wE5uH3jF",
-      }),
-    }),
-  },
-  {
-    scheme: "github",
-    secret: "It's a Secret to Everybody",
-    signatureHeader: "x-hub-signature-256",
-    sign: async (body) => ({
-      "x-hub-signature-256": await signGitHub("It's a Secret to Everybody", body),
-      "x-github-delivery": randomUUID(),
-    }),
-  },
-  {
-    // Per shopify.dev: X-Shopify-Hmac-SHA256 = base64(HMAC-SHA256(client secret, raw body)).
-    scheme: "shopify",
-    secret: "shpss_0123456789abcdef0123456789abcdef",
-    signatureHeader: "x-shopify-hmac-sha256",
-    sign: async (body) => ({
-      "x-shopify-hmac-sha256": createHmac("sha256", "shpss_0123456789abcdef0123456789abcdef")
-        .update(body)
-        .digest("base64"),
-      "x-shopify-webhook-id": randomUUID(),
-      "x-shopify-topic": "orders/create",
-    }),
-  },
-  {
-    // Per docs.slack.dev: X-Slack-Signature = "v0=" + hex(HMAC-SHA256(secret, `v0:${timestamp}:` + raw body)).
-    scheme: "slack",
-    secret: "8f742231b10e8888abcd99yyyzzz85a5",
-    signatureHeader: "x-slack-signature",
-    sign: async (body) => {
-      const timestamp = String(nowSeconds());
-      const digest = createHmac("sha256", "8f742231b10e8888abcd99yyyzzz85a5")
-        .update(`v0:${timestamp}:${body}`)
-        .digest("hex");
-      return { "x-slack-request-timestamp": timestamp, "x-slack-signature": `v0=${digest}` };
-    },
-  },
-];
-
-describe.each(SIGNERS)("$scheme signatures", (signer) => {
+describe.each(WEBHOOK_SIGNERS)("$scheme signatures", (signer) => {
   const { scheme, secret } = signer;
   const body = JSON.stringify({ id: `evt_${scheme}`, type: "order.paid", note: "café ✓" });
   const json = { "content-type": "application/json" };
@@ -1046,7 +977,7 @@ describe("signatures beyond the happy path", () => {
     it("standard-webhooks", async () => {
       const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
       const endpoint = await createEndpoint({ scheme: "standard-webhooks", secret });
-      const signer = SIGNERS.find((candidate) => candidate.scheme === "standard-webhooks")!;
+      const signer = signerFor("standard-webhooks");
       const id = await ingestOk(endpoint.id, { body, headers: { ...json, ...(await signer.sign(body)) } });
       const delivery = await fetchDelivery(id);
       const raw = (await fetchRaw(id)).bytes.toString("utf8");
