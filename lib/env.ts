@@ -38,6 +38,13 @@ const envSchema = z.object({
     z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
   ),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Longest wait for a database connection (a new one, or a turn in a full pool) before answering 503. */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /**
+   * Longest a statement may run: PostgreSQL cancels it (statement_timeout), and a server that does not answer at all
+   * (frozen) is given up on a second later; either answers 503.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   DATA_DIR: z.string().default(".data"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
