@@ -15,7 +15,7 @@ const SLOW_SENDERS = 40;
 const DECLARED_BYTES = 1024 * 1024;
 const TRICKLE_MS = 500;
 const GRACE_MS = 8_000;
-const DELIVERIES_PER_PHASE = 120;
+const DELIVERIES_PER_PHASE = 300;
 const CONCURRENCY = 4;
 /** A delivery unanswered after this long counts as this long (and fails the test): the phase stays bounded. */
 const DELIVERY_TIMEOUT_MS = 4_000;
