@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   const env = parseEnv(process.env);
   if (!dev) ensureBuild();
 
-  const database = await openDatabaseServer({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const database = await openDatabaseServer({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, notice: log });
   process.env.DATABASE_URL = database.url;
   log(
     database.embedded

@@ -38,6 +38,13 @@ const envSchema = z.object({
     z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
   ),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Longest wait for a database connection (a new one, or a turn in a full pool) before answering 503. */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /**
+   * Longest a statement may run: PostgreSQL cancels it (statement_timeout), and a server that does not answer at all
+   * (frozen) is given up on a second later; either answers 503.
+   */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   DATA_DIR: z.string().default(".data"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
@@ -46,6 +53,12 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** How long an idle keep-alive connection stays open after a response (behind a load balancer: above its idle timeout). */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+  /**
+   * Slow webhook bodies: over every INGEST_BODY_RATE_GRACE_MS while a body is read, at least this many bytes a second
+   * must arrive on average, else the sender is cut with a 408; 0 turns it off.
+   */
+  INGEST_MIN_BYTES_PER_SECOND: z.coerce.number().int().min(0).max(1_073_741_824).default(1_024),
+  INGEST_BODY_RATE_GRACE_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
   /** Signs pagination cursors (and later sessions). Generated and kept in the database when not set. */
   SIGNALBOX_SECRET: optionalString.pipe(z.string().min(32, { error: "must be at least 32 characters" }).optional()),

@@ -15,6 +15,8 @@ describe("isDatabaseUnavailable", () => {
     ["a driver adapter error", { code: "P2010", meta: { driverAdapterError: { kind: "DatabaseNotReachable" } } }],
     ["node-postgres losing its connection", new Error("Connection terminated unexpectedly")],
     ["node-postgres waiting for a pool connection too long", new Error("timeout exceeded when trying to connect")],
+    ["node-postgres getting no answer within query_timeout (a frozen server)", new Error("Query read timeout")],
+    ["a statement cancelled by statement_timeout", { code: "57014" }],
   ])("recognises %s", (_case, error) => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });

@@ -55,8 +55,9 @@ export function validationError(error: z.ZodError, location: NonNullable<ApiErro
 // Prisma: can't reach server, timed out, server closed the connection, pool timeout.
 const PRISMA_UNAVAILABLE = new Set(["P1001", "P1002", "P1008", "P1017", "P2024"]);
 const SOCKET_ERRORS = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND"]);
+// "Query read timeout": the server did not answer within query_timeout (lib/db/client.ts), e.g. it is frozen.
 const NODE_POSTGRES_UNAVAILABLE =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout)/;
 
 /** True when the error says the database cannot be reached right now (as opposed to a bug): a retry may succeed. */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -68,8 +69,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       meta?: { driverAdapterError?: unknown };
     };
     if (typeof code === "string") {
-      // SQLSTATE class 08 is "connection exception"; 57P01-57P03 are shutdown / cannot connect now.
-      if (PRISMA_UNAVAILABLE.has(code) || SOCKET_ERRORS.has(code) || code.startsWith("08") || /^57P0[1-3]$/.test(code))
+      // SQLSTATE class 08 is "connection exception"; 57P01-57P03 are shutdown / cannot connect now; 57014 is a
+      // statement cancelled, which only statement_timeout does here (lib/db/client.ts): an overloaded database.
+      if (
+        PRISMA_UNAVAILABLE.has(code) ||
+        SOCKET_ERRORS.has(code) ||
+        code.startsWith("08") ||
+        /^57(P0[1-3]|014)$/.test(code)
+      )
         return true;
     }
     if (kind === "DatabaseNotReachable" || kind === "ConnectionClosed" || kind === "SocketTimeout") return true;

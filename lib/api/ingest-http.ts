@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorResponse } from "@/lib/api/error-response";
+import { env } from "@/lib/env";
 import { ApiError } from "@/lib/errors";
 import { enforceIngestRateLimit } from "@/lib/ratelimit/limits";
 import { ingestDelivery } from "@/lib/inbox/ingest-delivery";
 import { MAX_DELIVERY_BYTES } from "@/lib/inbox/payload";
 import { resolveSourceIp, trustedProxies } from "@/lib/inbox/source-ip";
+import { BodyTooSlowError, ingestBody, RequestAbortedError } from "./ingest-body";
 
 const INGEST_PATH = /^\/webhooks\/ingest\/([^/?#]+)\/?(?:\?(.*))?$/;
 
@@ -33,77 +35,6 @@ export function receivedHeaders(rawHeaders: string[]): Record<string, string> {
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
   return headers;
-}
-
-/** The sender's connection closed, or the server cut it (HTTP_REQUEST_TIMEOUT_MS), before the whole body arrived. */
-class RequestAbortedError extends Error {}
-
-/** Reads at most `limit` bytes; a declared or streamed body over it is refused without buffering the rest. */
-function readIncomingBody(request: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const tooLarge = () => new ApiError("payload_too_large", `Webhook bodies are limited to ${limit} bytes.`);
-    // Cut while the endpoint was looked up or the body budget awaited: its "error" and "close" have fired already.
-    if (request.destroyed) return reject(new RequestAbortedError());
-    if (Number(request.headers["content-length"] ?? 0) > limit) return reject(tooLarge());
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.off("data", onData);
-        request.pause();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    request.on("data", onData);
-    request.once("end", () => resolve(Buffer.concat(chunks, size)));
-    // A sender that goes away mid-body must not hold its share of the body budget (or a batch slot) forever.
-    const aborted = () => reject(new RequestAbortedError()); // after "end", a no-op
-    request.once("error", aborted);
-    request.once("close", aborted);
-  });
-}
-
-/**
- * How many body bytes the process holds at once, for all requests together: a request waits for its share (its
- * Content-Length, or the whole 1 MiB limit for a chunked body) before reading its body, and gives it back once its
- * delivery is written or refused. Waiting senders are held back by TCP flow control, not by our memory, so 100
- * concurrent 1 MiB uploads cost a few dozen megabytes rather than several hundred (a body is held as bytes, text,
- * parsed JSON and a bind parameter while it is stored).
- */
-const BODY_BYTES_IN_FLIGHT = 4 * 1024 * 1024;
-
-function createByteBudget(capacity: number) {
-  let available = capacity;
-  const waiting: { bytes: number; grant: () => void }[] = [];
-  const grantWaiting = () => {
-    while (waiting.length && (waiting[0]!.bytes <= available || available === capacity)) {
-      const next = waiting.shift()!;
-      available -= next.bytes;
-      next.grant();
-    }
-  };
-  return {
-    /** Resolves once `bytes` are reserved (a request larger than the capacity waits until it is alone). */
-    acquire: (bytes: number) =>
-      new Promise<void>((resolve) => {
-        waiting.push({ bytes, grant: resolve });
-        grantWaiting();
-      }),
-    release: (bytes: number) => {
-      available += bytes;
-      grantWaiting();
-    },
-  };
-}
-
-const BUDGET_SLOT = Symbol.for("signalbox.ingestBodyBudget");
-function bodyBudget(): ReturnType<typeof createByteBudget> {
-  const holder = globalThis as typeof globalThis & { [BUDGET_SLOT]?: ReturnType<typeof createByteBudget> };
-  holder[BUDGET_SLOT] ??= createByteBudget(BODY_BYTES_IN_FLIGHT);
-  return holder[BUDGET_SLOT];
 }
 
 // After refusing a body, the rest of it is read and discarded (within these bounds) before the response ends: Node
@@ -161,7 +92,10 @@ export async function handleIngestRequest(
 ): Promise<void> {
   let answer: Response;
   let refusedBody = false;
-  let reserved = 0;
+  const body = ingestBody(request, MAX_DELIVERY_BYTES, {
+    minBytesPerSecond: env().INGEST_MIN_BYTES_PER_SECOND,
+    graceMs: env().INGEST_BODY_RATE_GRACE_MS,
+  });
   try {
     if (request.method !== "POST") {
       throw new ApiError("method_not_allowed", `${request.method} is not allowed here. Senders POST to this address.`, {
@@ -175,16 +109,7 @@ export async function handleIngestRequest(
       // Called once the endpoint is known and enabled, so only real endpoints are counted (429 before any body is read).
       readBody: async () => {
         await enforceIngestRateLimit(target.hookId);
-        const declared =
-          request.headers["content-length"] === undefined
-            ? MAX_DELIVERY_BYTES
-            : Number(request.headers["content-length"]);
-        if (declared <= MAX_DELIVERY_BYTES) {
-          reserved = Math.max(declared, 0);
-          await bodyBudget().acquire(reserved);
-        }
-        // The sender may have gone away while this request waited for its share of the body budget.
-        return readIncomingBody(request, MAX_DELIVERY_BYTES);
+        return body.read();
       },
       sourceIp: resolveSourceIp(
         request.socket.remoteAddress ?? "",
@@ -192,14 +117,19 @@ export async function handleIngestRequest(
         trustedProxies(),
       ),
       query: target.query,
-    }).finally(() => bodyBudget().release(reserved));
+    }).finally(body.release);
     // The hot path answers directly: building a fetch Response and reading it back costs more than the answer itself.
-    const body = Buffer.from(JSON.stringify({ received: true, deliveryId }));
-    response.writeHead(200, { "content-type": "application/json", "content-length": String(body.length) });
-    response.end(body);
+    const answerBody = Buffer.from(JSON.stringify({ received: true, deliveryId }));
+    response.writeHead(200, { "content-type": "application/json", "content-length": String(answerBody.length) });
+    response.end(answerBody);
     return;
   } catch (error) {
     if (error instanceof RequestAbortedError) return; // nobody left to answer, nothing stored
+    // As Node answers a request that outlives HTTP_REQUEST_TIMEOUT_MS; the rest of a body this slow is not awaited.
+    if (error instanceof BodyTooSlowError) {
+      response.writeHead(408, { connection: "close", "content-length": "0" }).end();
+      return;
+    }
     refusedBody = !request.readableEnded;
     answer = errorResponse(error);
   }

@@ -7,14 +7,40 @@ export type Database = InstanceType<typeof PrismaClient>;
 /** The client or a transaction of it: what domain functions accept when they may join a caller's transaction. */
 export type DbClient = Database | Prisma.TransactionClient;
 
+interface PoolSettings {
+  size: number;
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+}
+
+/** How much longer than a statement may run the app waits for the server's answer before it gives up on it. */
+const UNANSWERED_GRACE_MS = 1_000;
+
 /**
  * The Prisma client and the node-postgres pool under it. One pool per process; its size is a deliberate choice
  * (DATABASE_POOL_SIZE), not pg's default. The pool is exposed for the ingest hot path only (see `dbPool`).
+ *
+ * Nothing waits on the database without limit: getting a connection (a new one, or a turn in a full pool) gives up
+ * after DATABASE_CONNECT_TIMEOUT_MS; the server cancels a statement that runs past DATABASE_STATEMENT_TIMEOUT_MS; and
+ * a server that does not answer at all (frozen, or cut off without a reset) is given up on a second later. Each of
+ * these errors counts as "database unavailable" (lib/errors.ts), which the API and ingest answer with a 503.
  */
-function createClients(connectionString: string, poolSize: number): Clients {
-  const pool = new pg.Pool({ connectionString, max: poolSize, connectionTimeoutMillis: 5_000 });
+function createClients(connectionString: string, settings: PoolSettings): Clients {
+  const pool = new pg.Pool({
+    connectionString,
+    max: settings.size,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    statement_timeout: settings.statementTimeoutMs,
+    query_timeout: settings.statementTimeoutMs + UNANSWERED_GRACE_MS,
+  });
   // A pool error on an idle connection (the server went away) must not crash the process; the next query reports it.
   pool.on("error", () => {});
+  // A connection handed back inside a transaction (its COMMIT or ROLLBACK went unanswered: the query may still be
+  // running) must not serve the next borrower, whose statements would run inside that transaction: closing it makes
+  // the pool drop it.
+  pool.on("release", (error, client) => {
+    if (!error && client.getTransactionStatus() !== "I") void client.end().catch(() => {});
+  });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   return { prisma, pool };
 }
@@ -34,7 +60,11 @@ function clients(): Clients {
   if (!holder[SLOT]) {
     const url = env().DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set: start the app with `npm start`, which provides a database.");
-    holder[SLOT] = createClients(url, env().DATABASE_POOL_SIZE);
+    holder[SLOT] = createClients(url, {
+      size: env().DATABASE_POOL_SIZE,
+      connectTimeoutMs: env().DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: env().DATABASE_STATEMENT_TIMEOUT_MS,
+    });
   }
   return holder[SLOT];
 }

