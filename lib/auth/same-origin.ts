@@ -16,3 +16,15 @@ export function sameOriginPath(target: string, origin: string): string | null {
   const path = `${url.pathname}${url.search}${url.hash}`;
   return /^\/(?![/\\])/.test(path) ? path : null;
 }
+
+/**
+ * Whether next-auth accepts `value` as a callback URL (its configuration check answers a 500 otherwise): a path, or an
+ * absolute http(s) URL. Acceptance is not safety: the redirect callback still keeps callbacks on our origin.
+ */
+export function isParsableCallbackUrl(value: string, origin: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(value, value.startsWith("/") ? origin : undefined).protocol);
+  } catch {
+    return false;
+  }
+}

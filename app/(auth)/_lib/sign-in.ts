@@ -35,7 +35,8 @@ export function safeCallbackPath(value: string | string[] | undefined): string {
 }
 
 const ERROR_MESSAGES: Record<string, string> = {
-  CredentialsSignin: "Wrong email or password. After 10 failed attempts, sign-in for that email pauses for 15 minutes.",
+  CredentialsSignin:
+    "Wrong email or password. After 10 failed attempts from your network, sign-in for that email pauses there for 15 minutes.",
   OAuthAccountNotLinked: "This email already signs in another way. Use the method you used first.",
   OAuthSignin: "The sign-in provider could not be reached. Try again.",
   OAuthCallback: "The sign-in provider answered with an error. Try again.",
