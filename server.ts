@@ -7,13 +7,17 @@ import { createServer, type Server } from "node:http";
 import path from "node:path";
 import process from "node:process";
 import next from "next";
-import { answerApiPreflight } from "@/lib/api/preflight";
+import { dropUnparsableCallbackCookies } from "@/lib/api/callback-cookie";
+import { answerClientError } from "@/lib/api/client-error";
+import { answerApiPreflight, answerRequestTarget } from "@/lib/api/preflight";
 import { ensureAppSecret } from "@/lib/app-secret";
 import { ensureDemoWorkspace, type DemoCredentials } from "@/lib/launcher/demo-workspace";
 import { disconnectDb } from "@/lib/db/client";
 import { openDatabaseServer } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { handleIngestRequest, matchIngestPath } from "@/lib/api/ingest-http";
+import { stampSourceIp } from "@/lib/auth/sign-in-source";
+import { resolveSourceIp, trustedProxies } from "@/lib/inbox/source-ip";
 import { buildApp, staleBuildReason } from "@/lib/launcher/build";
 import { endOfLifeWarning } from "@/lib/launcher/node-support";
 import { parseEnv, type Env } from "@/lib/env";
@@ -127,15 +131,26 @@ async function main(): Promise<void> {
     await app.prepare();
     const handle = app.getRequestHandler();
     server = createServer(serverTimeouts(env), (request, response) => {
+      // `*` and absolute URLs as targets (Next.js: a 500, a redirect to the named host): lib/api/request-target.ts.
+      if (answerRequestTarget(request, response)) return;
       // Webhook ingest is answered here, on plain node:http (lib/api/ingest-http.ts); everything else is Next.js.
       const ingest = matchIngestPath(request.url ?? "");
-      if (ingest) void handleIngestRequest(request, response, ingest);
+      if (ingest) return void handleIngestRequest(request, response, ingest);
+      // Sign-in throttling counts per source address: resolved here, where the socket is (lib/auth/sign-in-source.ts).
+      const forwardedFor = [request.headers["x-forwarded-for"] ?? []].flat().join(", ") || null;
+      stampSourceIp(request, resolveSourceIp(request.socket.remoteAddress ?? "", forwardedFor, trustedProxies()));
       // API paths Next.js would answer without the API error body (bad %-encoding, unexported methods): lib/api/preflight.ts.
-      else if (!answerApiPreflight(request, response)) void handle(request, response);
+      if (!answerApiPreflight(request, response)) {
+        // A callback cookie next-auth cannot parse made every session read a 500: lib/api/callback-cookie.ts.
+        dropUnparsableCallbackCookies(request);
+        void handle(request, response);
+      }
     });
     // With the default limit this server kept only a request's first 1,023 headers and dropped the rest silently; a
     // delivery must keep them all. Node's header size limit (431) still bounds what a request can send.
     server.maxHeadersCount = 0;
+    // Requests Node's parser refuses (URL and headers over 16 KiB, timeouts, bad HTTP) get the error body too.
+    server.on("clientError", answerClientError);
     await new Promise<void>((resolve, reject) => {
       server?.once("error", reject);
       server?.listen(env.PORT, env.HOST, resolve);

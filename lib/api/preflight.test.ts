@@ -94,3 +94,17 @@ describe("preflightApiError", () => {
     expect(refusal("TRACE", "/v1/no/such/route")).toMatchObject({ status: 404, code: "not_found" });
   });
 });
+
+describe("preflightApiError on next-auth's paths (/api/auth)", () => {
+  it("lets GET, POST, HEAD and OPTIONS through", () => {
+    for (const method of ["GET", "POST", "HEAD", "OPTIONS"])
+      expect(refusal(method, "/api/auth/csrf"), method).toBeNull();
+  });
+
+  it("refuses other methods with a 405, an undecodable path with a 400 (Next.js: plain 500s)", () => {
+    expect(refusal("TRACE", "/api/auth/csrf")).toEqual({ status: 405, code: "method_not_allowed", allow: "GET, POST" });
+    expect(refusal("PUT", "/api/auth/session")).toMatchObject({ status: 405 });
+    expect(refusal("GET", "/api/auth/signin/%ff")).toMatchObject({ status: 400, code: "validation_error" });
+    expect(refusal("GET", "/api/auth/%2e%2e/x")).toMatchObject({ status: 404 });
+  });
+});

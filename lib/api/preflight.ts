@@ -2,12 +2,14 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { contracts } from "@/lib/contracts/index";
 import { ApiError } from "@/lib/errors";
 import { errorResponse, fastApiErrorResponse } from "./error-response";
+import { decideRequestTarget, SERVER_METHODS } from "./request-target";
 
 /*
  * What the launcher answers for API paths before Next.js sees the request, because Next.js answers these without
  * the API's error body: a path whose percent-encoding is not UTF-8 (Next.js fails rendering its error page: a plain
  * 500), a method the path's route file does not export (an empty 405; TRACE a plain 500), and dot segments, which
- * Next.js would resolve out of /v1 (a path traversal never reaches another route or an HTML page).
+ * Next.js would resolve out of /v1 (a path traversal never reaches another route or an HTML page). The same holds for
+ * next-auth's paths under /api/auth (GET and POST only; an undecodable segment or TRACE was a plain 500).
  */
 
 interface RouteTemplate {
@@ -42,6 +44,8 @@ const TEMPLATES: RouteTemplate[] = (() => {
 // (HEAD as the GET of the catch-all route, OPTIONS with 204).
 const ROUTED_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 const FRAMEWORK_METHODS = ["HEAD", "OPTIONS"];
+// next-auth's catch-all route (app/api/auth/[...nextauth]) exports these.
+const NEXT_AUTH_METHODS = ["GET", "POST"];
 
 function matches(template: RouteTemplate, segments: string[]): boolean {
   return (
@@ -75,7 +79,8 @@ function preflight(method: string, url: string): { error: ApiError; fastApi?: bo
     }
   }
   const candidates = TEMPLATES.filter((template) => matches(template, segments));
-  const isApiPath = segments[0] === "v1" || candidates.length > 0;
+  const isNextAuthPath = segments[0] === "api";
+  const isApiPath = segments[0] === "v1" || isNextAuthPath || candidates.length > 0;
   if (!isApiPath) return null;
 
   if (rawSegments.some((segment) => !isDecodable(segment))) {
@@ -93,6 +98,12 @@ function preflight(method: string, url: string): { error: ApiError; fastApi?: bo
         `No API route at ${method} ${path}: dot segments are not resolved. See /v1/openapi.json.`,
       ),
     };
+  }
+  if (isNextAuthPath) {
+    if (NEXT_AUTH_METHODS.includes(method) || FRAMEWORK_METHODS.includes(method)) return null;
+    const allowed = NEXT_AUTH_METHODS.join(", ");
+    const message = `${method} is not allowed on ${path}. Allowed: ${allowed}.`;
+    return { error: new ApiError("method_not_allowed", message, { headers: { allow: allowed } }) };
   }
   if (candidates.length === 0) {
     if (FRAMEWORK_METHODS.includes(method)) return null;
@@ -128,6 +139,24 @@ export function answerApiPreflight(request: IncomingMessage, response: ServerRes
   const refused = preflight(request.method ?? "GET", request.url ?? "/");
   if (!refused) return false;
   const answer = refused.fastApi ? fastApiErrorResponse(refused.error) : errorResponse(refused.error);
+  void send(request, response, answer).catch(() => response.destroy());
+  return true;
+}
+
+/**
+ * Settles a request target that is not a path (lib/api/request-target.ts): an absolute URL is routed as the path it
+ * names (`request.url` rewritten), `*` is answered here. True when the request was answered (do not pass it on).
+ */
+export function answerRequestTarget(request: IncomingMessage, response: ServerResponse): boolean {
+  const decision = decideRequestTarget(request.method ?? "GET", request.url ?? "/");
+  if (decision.kind === "path") {
+    request.url = decision.path;
+    return false;
+  }
+  const answer =
+    decision.kind === "server-options"
+      ? new Response(null, { status: 204, headers: { allow: SERVER_METHODS } })
+      : errorResponse(decision.error);
   void send(request, response, answer).catch(() => response.destroy());
   return true;
 }

@@ -5,6 +5,8 @@ import GitHubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
 import { isDatabaseUnavailable } from "@/lib/errors";
 import { env } from "@/lib/env";
+import { sameOriginPath } from "./same-origin";
+import { signInSource } from "./sign-in-source";
 import { isSessionRevoked, newSessionId, revokeSession, SESSION_MAX_AGE_SECONDS } from "./session-revocation";
 import { authenticateUser, findOrCreateOAuthUser, oauthSignInAllowed } from "./users";
 
@@ -70,15 +72,21 @@ export function authOptions(): NextAuthOptions {
       CredentialsProvider({
         name: "Email",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-        async authorize(credentials) {
+        async authorize(credentials, request) {
           if (!credentials?.email || !credentials.password) return null;
-          const user = await authenticateUser(credentials.email, credentials.password);
+          const source = signInSource(request.headers);
+          const user = await authenticateUser(credentials.email, credentials.password, source);
           return user ? { id: user.id, email: user.email, name: user.name } : null;
         },
       }),
       ...oauthProviders(),
     ],
     callbacks: {
+      // After sign-in or sign-out: a callback on our origin as the URL parser (and so the browser) reads it, else home.
+      // next-auth's default kept `/<TAB>/host`-style paths as given and threw (a 500) on anything it could not parse.
+      redirect({ url, baseUrl }) {
+        return `${baseUrl}${sameOriginPath(url, baseUrl) ?? "/"}`;
+      },
       // The sign-up policy (SIGNUP) binds OAuth too: an unknown email only gets an account when sign-up is open.
       async signIn({ user, account }) {
         if (!account || account.provider === "credentials") return true;

@@ -7,8 +7,18 @@ import { hashPassword, verifyPassword } from "./password";
 import { createWorkspace } from "./workspaces";
 
 export const MIN_PASSWORD_LENGTH = 10;
-/** Failed sign-ins allowed per email within the window before further attempts are refused unchecked. */
+/**
+ * Failed sign-ins allowed per email and source address within the window; past it, that email is refused unchecked
+ * from that source only, so guessing from one address never locks the owner out elsewhere.
+ */
 export const SIGN_IN_FAILURE_LIMIT = 10;
+/** Failed sign-ins allowed per source address over all emails within the window (one password sprayed over many). */
+export const SIGN_IN_SOURCE_FAILURE_LIMIT = 30;
+/**
+ * Failed sign-ins of one email over all sources past which every source that has failed on it is refused (guessing
+ * from many addresses); a source that has not failed on it still signs in.
+ */
+export const SIGN_IN_EMAIL_FAILURE_LIMIT = 100;
 const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 
 export function normalizeEmail(email: string): string {
@@ -68,22 +78,35 @@ export async function createAccount(options: {
   );
 }
 
+/** Whether recent failures refuse a sign-in of `email` from `source` before its password is checked. */
+async function signInThrottled(email: string, source: string): Promise<boolean> {
+  const recent = { createdAt: { gte: new Date(Date.now() - SIGN_IN_WINDOW_MS) } };
+  const [pair, fromSource, ofEmail] = await Promise.all([
+    db().signInFailure.count({ where: { email, sourceIp: source, ...recent } }),
+    db().signInFailure.count({ where: { sourceIp: source, ...recent } }),
+    db().signInFailure.count({ where: { email, ...recent } }),
+  ]);
+  return (
+    pair >= SIGN_IN_FAILURE_LIMIT ||
+    fromSource >= SIGN_IN_SOURCE_FAILURE_LIMIT ||
+    (ofEmail >= SIGN_IN_EMAIL_FAILURE_LIMIT && pair > 0)
+  );
+}
+
 /**
  * The user for an email and password, or null. Unknown emails cost a hash too, so timing does not tell them apart.
- * After SIGN_IN_FAILURE_LIMIT failures for an email within 15 minutes, attempts are refused without checking the
- * password; the count lives in the database, so it holds across instances.
+ * `source` is the client's address (lib/auth/sign-in-source.ts). Failures are counted per email and source within
+ * 15 minutes and refuse further attempts unchecked (see the limits above); refused attempts are not counted, so a
+ * lockout ends 15 minutes after the failures that caused it. The counts live in the database: they hold across
+ * instances.
  */
 export async function authenticateUser(
   email: string,
   password: string,
+  source: string,
 ): Promise<{ id: string; email: string; name: string | null } | null> {
   const normalized = normalizeEmail(email);
-  const since = new Date(Date.now() - SIGN_IN_WINDOW_MS);
-  if (
-    (await db().signInFailure.count({ where: { email: normalized, createdAt: { gte: since } } })) >=
-    SIGN_IN_FAILURE_LIMIT
-  )
-    return null;
+  if (await signInThrottled(normalized, source)) return null;
 
   const user = await db().user.findUnique({
     where: { email: normalized },
@@ -93,7 +116,7 @@ export async function authenticateUser(
     ? await verifyPassword(password, user.passwordHash)
     : (await hashPassword(password), false);
   if (!user || !valid) {
-    await db().signInFailure.create({ data: { id: randomUUID(), email: normalized } });
+    await db().signInFailure.create({ data: { id: randomUUID(), email: normalized, sourceIp: source } });
     return null;
   }
   return { id: user.id, email: user.email, name: user.name };

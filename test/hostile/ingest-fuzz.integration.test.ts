@@ -106,13 +106,14 @@ function expectErrorBody(answer: RawAnswer, what: string) {
   if (parsed.success) expect(ERROR_STATUS[parsed.data.error.code], what).toBe(answer.status);
 }
 
-/** Node's own HTTP parser refused the request before any application code ran: exactly this answer. */
+/**
+ * Node's own HTTP parser refused the request before any application code ran: its status, the error body (the
+ * launcher's `clientError` answer, lib/api/client-error.ts), and the connection closes.
+ */
 function isNodeRefusal(answer: RawAnswer, statuses: number[]): boolean {
-  return (
-    statuses.includes(answer.status) &&
-    JSON.stringify(answer.headers) === '{"connection":"close"}' &&
-    answer.body.length === 0
-  );
+  if (!statuses.includes(answer.status) || answer.headers.connection !== "close") return false;
+  const parsed = errorBodySchema.safeParse(JSON.parse(answer.body.toString("utf8")));
+  return parsed.success && ERROR_STATUS[parsed.data.error.code] === answer.status;
 }
 
 /** Deterministic pseudo-random bytes, for large bodies that would be slow to generate value by value. */

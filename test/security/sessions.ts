@@ -33,19 +33,33 @@ export function sessionCookieOf(cookies: string): string | null {
   return cookies.split("; ").find((pair) => pair.startsWith(`${SESSION_COOKIE}=`)) ?? null;
 }
 
-async function csrf(baseUrl: string, cookies = ""): Promise<{ csrfToken: string; cookies: string }> {
-  const response = await fetch(`${baseUrl}/api/auth/csrf`, { headers: cookies ? { cookie: cookies } : {} });
+async function csrf(
+  baseUrl: string,
+  cookies = "",
+  headers: Record<string, string> = {},
+): Promise<{ csrfToken: string; cookies: string }> {
+  const response = await fetch(`${baseUrl}/api/auth/csrf`, {
+    headers: { ...headers, ...(cookies ? { cookie: cookies } : {}) },
+  });
   const { csrfToken } = (await response.json()) as { csrfToken: string };
   return { csrfToken, cookies: mergeCookies(cookies, cookiePairs(response)) };
 }
 
-/** Signs in like the sign-in form does; returns the cookies to send (CSRF and session), or null when refused. */
-export async function signIn(baseUrl: string, email: string, password: string): Promise<string | null> {
-  const start = await csrf(baseUrl);
+/**
+ * Signs in like the sign-in form does; returns the cookies to send (CSRF and session), or null when refused. `headers`
+ * go with both requests (e.g. `X-Forwarded-For` through a trusted proxy).
+ */
+export async function signIn(
+  baseUrl: string,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<string | null> {
+  const start = await csrf(baseUrl, "", headers);
   const response = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
     method: "POST",
     redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: start.cookies },
+    headers: { ...headers, "content-type": "application/x-www-form-urlencoded", cookie: start.cookies },
     body: new URLSearchParams({ csrfToken: start.csrfToken, email, password, json: "true" }),
   });
   const cookies = mergeCookies(start.cookies, cookiePairs(response));

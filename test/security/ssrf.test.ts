@@ -669,6 +669,7 @@ describe("the outbound client is the only way out", () => {
     "lib/outbound/address-policy.ts": "isIPv4/isIPv6 only",
     "lib/inbox/source-ip.ts": "isIP only",
     "lib/db/embedded-postgres.ts": "finds a free loopback port for the embedded database",
+    "lib/api/client-error.ts": "STATUS_CODES only, to answer requests Node's parser refused",
   };
 
   it("no server code calls fetch or opens sockets outside the outbound client", () => {

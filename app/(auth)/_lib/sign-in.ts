@@ -1,31 +1,42 @@
 /** Pure helpers of the sign-in and sign-up pages. */
+import { sameOriginPath } from "@/lib/auth/same-origin";
 
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** A same-site path to go to after signing in; anything else (another origin, `//host`, `/\host`) becomes `/`. */
+// The sign-in page does not know the origin the browser used; any origin of ours will do to resolve a path against.
+const SOME_ORIGIN = "http://signalbox.invalid";
+
+/** The path of an absolute http(s) URL (next-auth passes absolute URLs of our own origin), or null. */
+function absoluteUrlPath(value: string): string | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:" ? `${url.pathname}${url.search}${url.hash}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A same-origin path to go to after signing in (invitation links are kept); anything a browser would resolve to
+ * another origin (`//host`, `/<TAB>/host`, `/\host`, `javascript:`, …) becomes `/`. An absolute http(s) URL keeps its
+ * path only, which is on this origin whatever host it named.
+ */
 export function safeCallbackPath(value: string | string[] | undefined): string {
   const raw = first(value);
   if (!raw) return "/";
-  let path = raw;
-  // next-auth passes absolute URLs of our own origin; keep only their path.
-  if (/^https?:\/\//i.test(raw)) {
-    try {
-      const url = new URL(raw);
-      path = `${url.pathname}${url.search}${url.hash}`;
-    } catch {
-      return "/";
-    }
-  }
-  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return "/";
+  // A relative path (`endpoints`) would depend on the page it is resolved on: only `/…` and absolute URLs count.
+  const candidate = raw.startsWith("/") ? raw : absoluteUrlPath(raw);
+  const path = candidate === null ? null : sameOriginPath(candidate, SOME_ORIGIN);
   // Back to the sign-in pages would be a loop.
-  if (path.startsWith("/sign-in") || path.startsWith("/sign-up")) return "/";
+  if (path === null || path.startsWith("/sign-in") || path.startsWith("/sign-up")) return "/";
   return path;
 }
 
 const ERROR_MESSAGES: Record<string, string> = {
-  CredentialsSignin: "Wrong email or password. After 10 failed attempts, sign-in for that email pauses for 15 minutes.",
+  CredentialsSignin:
+    "Wrong email or password. After 10 failed attempts from your network, sign-in for that email pauses there for 15 minutes.",
   OAuthAccountNotLinked: "This email already signs in another way. Use the method you used first.",
   OAuthSignin: "The sign-in provider could not be reached. Try again.",
   OAuthCallback: "The sign-in provider answered with an error. Try again.",

@@ -1,9 +1,4 @@
-import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth/next-auth";
+import { nextAuthRoute } from "@/lib/api/next-auth-route";
 
-// /api/auth/* — next-auth's sign-in, sign-out, session and CSRF endpoints for the dashboard.
-function handler(request: Request, context: { params: Promise<{ nextauth: string[] }> }) {
-  return NextAuth(authOptions())(request, context);
-}
-
-export { handler as GET, handler as POST };
+// /api/auth/* — next-auth's sign-in, sign-out, session and CSRF endpoints for the dashboard (lib/api/next-auth-route.ts).
+export { nextAuthRoute as GET, nextAuthRoute as POST };
