@@ -20,6 +20,36 @@ export async function requestApi(baseUrl: string, key: string | null, method: st
   return readResponse(response);
 }
 
+/** A request with the given headers (a JSON body when one is given), read with `readResponse`. */
+export async function sendApi(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return readResponse(response);
+}
+
+export type ApiAnswer = Awaited<ReturnType<typeof readResponse>>;
+
+/** The `data` of a success envelope, after checking the status. */
+export function dataOf<T>(answer: ApiAnswer, status = 200): T {
+  expect(answer.status, answer.text).toBe(status);
+  return (answer.json as { data: T }).data;
+}
+
+/** Checks an error answer's status and code. */
+export function expectError(answer: ApiAnswer, status: number, code: string): void {
+  expect(answer.status, answer.text).toBe(status);
+  expect(errorOf(answer.json).code).toBe(code);
+}
+
 /** Status, body text, the body as JSON (undefined when it is not JSON) and headers of an answer. */
 export async function readResponse(response: Response) {
   const text = await response.text();

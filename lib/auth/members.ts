@@ -43,17 +43,21 @@ async function assertAnotherOwner(tx: DbClient, workspaceId: string, userId: str
     });
 }
 
-const NO_SUCH_MEMBER = () => new ApiError("not_found", "No such member in this workspace.");
+/** The member's current row, after taking the workspace's lock; 404 when there is no such member. */
+async function lockedMember(tx: DbClient, options: { workspaceId: string; userId: string }) {
+  await lockWorkspace(tx, options.workspaceId);
+  const current = await tx.workspaceMember.findUnique({
+    where: { workspaceId_userId: { workspaceId: options.workspaceId, userId: options.userId } },
+    select: { role: true },
+  });
+  if (!current) throw new ApiError("not_found", "No such member in this workspace.");
+  return current;
+}
 
 /** Gives a member another role; the last owner cannot step down. */
 export async function changeMemberRole(options: { workspaceId: string; userId: string; role: WorkspaceRole }) {
   await db().$transaction(async (tx) => {
-    await lockWorkspace(tx, options.workspaceId);
-    const current = await tx.workspaceMember.findUnique({
-      where: { workspaceId_userId: { workspaceId: options.workspaceId, userId: options.userId } },
-      select: { role: true },
-    });
-    if (!current) throw NO_SUCH_MEMBER();
+    const current = await lockedMember(tx, options);
     if (current.role === "owner" && options.role !== "owner")
       await assertAnotherOwner(tx, options.workspaceId, options.userId);
     await tx.workspaceMember.update({
@@ -66,12 +70,7 @@ export async function changeMemberRole(options: { workspaceId: string; userId: s
 /** Removes a member (an owner removing someone, or a member leaving); the last owner cannot leave. */
 export async function removeMember(options: { workspaceId: string; userId: string }) {
   await db().$transaction(async (tx) => {
-    await lockWorkspace(tx, options.workspaceId);
-    const current = await tx.workspaceMember.findUnique({
-      where: { workspaceId_userId: { workspaceId: options.workspaceId, userId: options.userId } },
-      select: { role: true },
-    });
-    if (!current) throw NO_SUCH_MEMBER();
+    const current = await lockedMember(tx, options);
     if (current.role === "owner") await assertAnotherOwner(tx, options.workspaceId, options.userId);
     await tx.workspaceMember.delete({
       where: { workspaceId_userId: { workspaceId: options.workspaceId, userId: options.userId } },

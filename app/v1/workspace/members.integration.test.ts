@@ -5,7 +5,7 @@ import { createAccount } from "@/lib/auth/users";
 import { db } from "@/lib/db/client";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { closedPort } from "@/test/enrichment-harness";
-import { errorOf, readResponse } from "@/test/http-api";
+import { dataOf, errorOf, expectError, sendApi, type ApiAnswer } from "@/test/http-api";
 import { dashboardHeaders, signIn } from "@/test/security/sessions";
 
 /*
@@ -31,25 +31,10 @@ afterAll(async () => {
   await app?.stop();
 });
 
-type Answer = Awaited<ReturnType<typeof readResponse>>;
+type Answer = ApiAnswer;
 
-async function send(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return readResponse(response);
-}
-
-function dataOf<T>(answer: Answer, status = 200): T {
-  expect(answer.status, answer.text).toBe(status);
-  return (answer.json as { data: T }).data;
-}
-
-function expectError(answer: Answer, status: number, code: string): void {
-  expect(answer.status, answer.text).toBe(status);
-  expect(errorOf(answer.json).code).toBe(code);
+function send(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
+  return sendApi(baseUrl, method, path, headers, body);
 }
 
 interface Invited {
