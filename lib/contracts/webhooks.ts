@@ -48,9 +48,10 @@ export const deliverySchema = z
     id: z.string().meta({ description: "Unique delivery id (UUID)." }),
     webhookEndpointId: z.string(),
     workspaceId: z.string(),
-    rawPayload: z
-      .unknown()
-      .meta({ description: 'The parsed JSON body, or `{ "raw": "<body as text>" }` for any other body.' }),
+    rawPayload: z.unknown().optional().meta({
+      description:
+        'The parsed JSON body, or `{ "raw": "<body as text>" }` for any other body. Left out of listings asked for with `withPayload=false`.',
+    }),
     headers: z
       .record(z.string(), z.string())
       .meta({ description: "Request headers: lower-cased names, values as received." }),
@@ -190,7 +191,7 @@ export const listDeliveriesContract = defineContract({
   tag: "Webhooks",
   summary: "List deliveries",
   description:
-    "Newest first by default (`order=asc` for oldest first), keyset-paged: following `nextCursor` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile.",
+    "Newest first by default (`order=asc` for oldest first), keyset-paged: following `nextCursor` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most `limit` deliveries and at most 8 MiB of bodies (their `sizeBytes`; a single larger delivery gets a page of its own), so a page can hold fewer than `limit` with more to come: stop only when `nextCursor` is null. `withPayload=false` leaves `rawPayload` out (then only `limit` cuts the page); fetch a delivery, or its `/raw` bytes, for its body.",
   auth: "workspace",
   query: z.object({
     endpointId: endpointId.optional(),
@@ -200,6 +201,9 @@ export const listDeliveriesContract = defineContract({
     limit: pageLimit,
     cursor,
     order: z.enum(["desc", "asc"], { error: "must be `desc` or `asc`" }).default("desc"),
+    withPayload: booleanText
+      .default(true)
+      .meta({ description: "`false`: leave each delivery's `rawPayload` out (default `true`)." }),
   }),
   response: deliveryPage,
   errors: ["validation_error", "unauthorized"],
