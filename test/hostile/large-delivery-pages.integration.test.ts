@@ -11,8 +11,9 @@ import { MiB, peakRss, sampleTreeRss, treeRss } from "@/test/process-memory";
  * carries at most ~8 MiB of payload and `nextCursor` continues where it stopped. The stated bounds, each relative to
  * a baseline measured in this file on the same machine:
  * - eight concurrent `limit=100` pages raise the app's peak resident memory by less than RSS_GROWTH_BOUND;
- * - the slowest /healthz answered during them stays within HEALTHZ_SLOWDOWN × the unloaded p99 (floored at 5 ms,
- *   since a loopback p99 of 1 ms would make the ratio measure scheduling noise).
+ * - the slowest /healthz answered during them stays within HEALTHZ_SLOWDOWN × the unloaded p99, that p99 floored at
+ *   HEALTHZ_FLOOR_MS: on this shared 2-core machine a loopback p99 swings between a few and ~50 ms from run to run,
+ *   and a ratio to a lucky 3 ms would measure scheduling noise. Before the fix the slowest was 10.8 s.
  */
 
 const DELIVERIES = 100;
@@ -20,7 +21,7 @@ const CONCURRENT_PAGES = 8;
 const PAGE_PAYLOAD_BYTES = 8 * MiB; // the documented default budget of one page
 const RSS_GROWTH_BOUND = 400 * MiB;
 const HEALTHZ_SLOWDOWN = 40;
-const HEALTHZ_FLOOR_MS = 5;
+const HEALTHZ_FLOOR_MS = 25;
 
 let app: RunningApp;
 let key: string;
