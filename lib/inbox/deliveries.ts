@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { decodeCursor, encodeCursor, type KeysetPosition } from "@/lib/cursor";
 import { ApiError } from "@/lib/errors";
-import type { deliverySchema } from "@/lib/contracts/webhooks";
+import { DELIVERY_PAGE_BYTES, type deliverySchema } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 
@@ -57,13 +57,6 @@ export function isDeliveryId(id: string): boolean {
 
 export const deliveryNotFound = () => new ApiError("not_found", "No such delivery.");
 
-/**
- * Body bytes one page carries at most (the deliveries' `sizeBytes`), whatever its `limit`: a page of a hundred 1 MiB
- * deliveries would otherwise be a ~100 MB answer built in memory at once. A page stops before the delivery that would
- * go over it (one delivery always fits) and `nextCursor` continues from there.
- */
-export const PAGE_PAYLOAD_BYTES = 8 * 1_048_576;
-
 export interface ListDeliveriesOptions {
   workspaceId: string;
   endpointId?: string;
@@ -73,7 +66,7 @@ export interface ListDeliveriesOptions {
   order: "asc" | "desc";
   /** `false` leaves `rawPayload` out of every delivery (and the page is then cut by `limit` alone). Default `true`. */
   withPayload?: boolean;
-  /** Body bytes per page; PAGE_PAYLOAD_BYTES unless a test wants small pages. */
+  /** Body bytes per page; DELIVERY_PAGE_BYTES unless a test wants small pages. */
   pageBytes?: number;
 }
 
@@ -99,11 +92,12 @@ export function deliveryPageQuery(options: ListDeliveriesOptions, after: KeysetP
   }
   const direction = options.order === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`;
   const order = Prisma.sql`webhook_deliveries.created_at ${direction}, webhook_deliveries.id ${direction}`;
-  // Within the budget, or the first row (a lone delivery larger than the budget still gets a page of its own).
+  // Within the budget, or the first row (a lone delivery larger than the budget still gets a page of its own): the
+  // page stops before the delivery that would go over it, and `nextCursor` continues from there.
   const fits =
     options.withPayload === false
       ? Prisma.sql`true`
-      : Prisma.sql`bytes_through <= ${options.pageBytes ?? PAGE_PAYLOAD_BYTES} OR bytes_through = size_bytes`;
+      : Prisma.sql`bytes_through <= ${options.pageBytes ?? DELIVERY_PAGE_BYTES} OR bytes_through = size_bytes`;
   // Three levels: the index scan and LIMIT; the running sum and the row count over those rows only (the window
   // ordered by the scan's own columns, so it reuses the scan's order instead of sorting); the cut.
   return Prisma.sql`
