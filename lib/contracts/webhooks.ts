@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { defineContract, envelope } from "./contract";
 
+/**
+ * Body bytes one page of deliveries carries at most (their `sizeBytes`), whatever its `limit`: a page of a hundred
+ * 1 MiB deliveries would otherwise be a ~100 MB answer built in memory at once.
+ */
+export const DELIVERY_PAGE_BYTES = 8 * 1_048_576;
+
 export const SIGNATURE_SCHEME_NAMES = ["standard-webhooks", "stripe", "github", "shopify", "slack"] as const;
 
 const endpointId = z
@@ -48,9 +54,10 @@ export const deliverySchema = z
     id: z.string().meta({ description: "Unique delivery id (UUID)." }),
     webhookEndpointId: z.string(),
     workspaceId: z.string(),
-    rawPayload: z
-      .unknown()
-      .meta({ description: 'The parsed JSON body, or `{ "raw": "<body as text>" }` for any other body.' }),
+    rawPayload: z.unknown().optional().meta({
+      description:
+        'The parsed JSON body, or `{ "raw": "<body as text>" }` for any other body. Left out of listings asked for with `withPayload=false`.',
+    }),
     headers: z
       .record(z.string(), z.string())
       .meta({ description: "Request headers: lower-cased names, values as received." }),
@@ -195,8 +202,7 @@ export const listDeliveriesContract = defineContract({
   path: "/v1/webhook-endpoints/deliveries",
   tag: "Webhooks",
   summary: "List deliveries",
-  description:
-    "Newest first by default (`order=asc` for oldest first), keyset-paged: following `nextCursor` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile.",
+  description: `Newest first by default (\`order=asc\` for oldest first), keyset-paged: following \`nextCursor\` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most \`limit\` deliveries and at most ${DELIVERY_PAGE_BYTES / 1_048_576} MiB of bodies (their \`sizeBytes\`; a single larger delivery gets a page of its own), so a page can hold fewer than \`limit\` with more to come: stop only when \`nextCursor\` is null. \`withPayload=false\` leaves \`rawPayload\` out (then only \`limit\` cuts the page); fetch a delivery, or its \`/raw\` bytes, for its body.`,
   auth: "workspace",
   query: z.object({
     endpointId: endpointId.optional(),
@@ -209,6 +215,9 @@ export const listDeliveriesContract = defineContract({
       .enum(["desc", "asc"], { error: "must be `desc` or `asc`" })
       .default("desc")
       .meta({ description: "`desc`: newest first (the default); `asc`: oldest first." }),
+    withPayload: booleanText
+      .default(true)
+      .meta({ description: "`false`: leave each delivery's `rawPayload` out (default `true`)." }),
   }),
   response: deliveryPage,
   errors: ["validation_error", "unauthorized"],

@@ -1,22 +1,26 @@
 import type { z } from "zod";
 import { decodeCursor, encodeCursor, type KeysetPosition } from "@/lib/cursor";
 import { ApiError } from "@/lib/errors";
-import type { deliverySchema } from "@/lib/contracts/webhooks";
+import { DELIVERY_PAGE_BYTES, type deliverySchema } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 
 export type DeliveryResource = z.infer<typeof deliverySchema>;
 
+/** A delivery resource without its payload (listings asked for `withPayload=false`). */
+const SUMMARY_COLUMNS = Prisma.sql`
+  id::text, workspace_id, webhook_endpoint_id, headers, source_ip, created_at, acknowledged_at, content_type,
+  size_bytes, query, signature`;
+
 /** Everything a delivery resource shows; the raw bytes are left out and served on their own. */
-export const DELIVERY_COLUMNS = Prisma.sql`
-  id::text, workspace_id, webhook_endpoint_id, raw_payload, headers, source_ip, created_at, acknowledged_at,
-  content_type, size_bytes, query, signature`;
+export const DELIVERY_COLUMNS = Prisma.sql`${SUMMARY_COLUMNS}, raw_payload`;
 
 export interface DeliveryRow {
   id: string;
   workspace_id: string;
   webhook_endpoint_id: string;
-  raw_payload: unknown;
+  /** Absent when the payload was left out. */
+  raw_payload?: unknown;
   headers: Record<string, string>;
   source_ip: string;
   created_at: Date;
@@ -60,12 +64,19 @@ export interface ListDeliveriesOptions {
   limit: number;
   cursor?: string;
   order: "asc" | "desc";
+  /** `false` leaves `rawPayload` out of every delivery (and the page is then cut by `limit` alone). Default `true`. */
+  withPayload?: boolean;
+  /** Body bytes per page; DELIVERY_PAGE_BYTES unless a test wants small pages. */
+  pageBytes?: number;
 }
 
 /**
  * The SQL of one page: a keyset scan over (created_at, id) — the row comparison is an index range condition, so a
  * page deep in ten million rows costs what the first page costs. `limit + 1` rows tell whether another page exists.
  * ORDER BY names the table's columns: a bare `id` would mean the selected `id::text` and force a sort.
+ * A running sum of body sizes marks the rows within the byte budget; only those are returned, with `page_rows` (how
+ * many the scan found) telling whether the page was cut. Payloads of the rows left out are never read (their TOAST
+ * pointers are carried, not followed).
  */
 export function deliveryPageQuery(options: ListDeliveriesOptions, after: KeysetPosition | null): Prisma.Sql {
   const conditions = [Prisma.sql`workspace_id = ${options.workspaceId}`];
@@ -80,11 +91,29 @@ export function deliveryPageQuery(options: ListDeliveriesOptions, after: KeysetP
     );
   }
   const direction = options.order === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  const order = Prisma.sql`webhook_deliveries.created_at ${direction}, webhook_deliveries.id ${direction}`;
+  // Within the budget, or the first row (a lone delivery larger than the budget still gets a page of its own): the
+  // page stops before the delivery that would go over it, and `nextCursor` continues from there.
+  const fits =
+    options.withPayload === false
+      ? Prisma.sql`true`
+      : Prisma.sql`bytes_through <= ${options.pageBytes ?? DELIVERY_PAGE_BYTES} OR bytes_through = size_bytes`;
+  // Three levels: the index scan and LIMIT; the running sum and the row count over those rows only (the window
+  // ordered by the scan's own columns, so it reuses the scan's order instead of sorting); the cut.
   return Prisma.sql`
-    SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
-    WHERE ${Prisma.join(conditions, " AND ")}
-    ORDER BY webhook_deliveries.created_at ${direction}, webhook_deliveries.id ${direction}
-    LIMIT ${options.limit + 1}`;
+    SELECT * FROM (
+      SELECT limited.*,
+             sum(size_bytes) OVER (ORDER BY created_at ${direction}, key ${direction} ROWS UNBOUNDED PRECEDING) AS bytes_through,
+             count(*) OVER () AS page_rows
+      FROM (
+        SELECT ${options.withPayload === false ? SUMMARY_COLUMNS : DELIVERY_COLUMNS}, webhook_deliveries.id AS key
+        FROM webhook_deliveries
+        WHERE ${Prisma.join(conditions, " AND ")}
+        ORDER BY ${order}
+        LIMIT ${options.limit + 1}
+      ) AS limited
+    ) AS page
+    WHERE ${fits}`;
 }
 
 export async function listDeliveries(options: ListDeliveriesOptions) {
@@ -97,13 +126,14 @@ export async function listDeliveries(options: ListDeliveriesOptions) {
     order: options.order,
   };
   const after = options.cursor ? decodeCursor(options.cursor, scope) : null;
-  const rows = await db().$queryRaw<DeliveryRow[]>(deliveryPageQuery(options, after));
+  const rows = await db().$queryRaw<(DeliveryRow & { page_rows: bigint })[]>(deliveryPageQuery(options, after));
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
+  const scanned = Number(rows[0]?.page_rows ?? 0);
   return {
     deliveries: page.map(toDeliveryResource),
-    nextCursor:
-      rows.length > options.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, scope) : null,
+    // More rows exist when the scan found more than the page keeps, whether `limit` or the byte budget cut it.
+    nextCursor: scanned > page.length && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, scope) : null,
   };
 }
 

@@ -577,7 +577,7 @@ export interface paths {
     };
     /**
      * List deliveries
-     * @description Newest first by default (`order=asc` for oldest first), keyset-paged: following `nextCursor` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. An API key needs the `inbox:read` scope.
+     * @description Newest first by default (`order=asc` for oldest first), keyset-paged: following `nextCursor` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most `limit` deliveries and at most 8 MiB of bodies (their `sizeBytes`; a single larger delivery gets a page of its own), so a page can hold fewer than `limit` with more to come: stop only when `nextCursor` is null. `withPayload=false` leaves `rawPayload` out (then only `limit` cuts the page); fetch a delivery, or its `/raw` bytes, for its body. An API key needs the `inbox:read` scope.
      */
     get: operations["listDeliveries"];
     put?: never;
@@ -1135,8 +1135,8 @@ export interface components {
       id: string;
       webhookEndpointId: string;
       workspaceId: string;
-      /** @description The parsed JSON body, or `{ "raw": "<body as text>" }` for any other body. */
-      rawPayload: unknown;
+      /** @description The parsed JSON body, or `{ "raw": "<body as text>" }` for any other body. Left out of listings asked for with `withPayload=false`. */
+      rawPayload?: unknown;
       /** @description Request headers: lower-cased names, values as received. */
       headers: {
         [key: string]: string;
@@ -1168,8 +1168,8 @@ export interface components {
       id: string;
       webhookEndpointId: string;
       workspaceId: string;
-      /** @description The parsed JSON body, or `{ "raw": "<body as text>" }` for any other body. */
-      rawPayload: unknown;
+      /** @description The parsed JSON body, or `{ "raw": "<body as text>" }` for any other body. Left out of listings asked for with `withPayload=false`. */
+      rawPayload?: unknown;
       /** @description Request headers: lower-cased names, values as received. */
       headers: {
         [key: string]: string;
@@ -5704,6 +5704,8 @@ export interface operations {
         cursor?: string;
         /** @description `desc`: newest first (the default); `asc`: oldest first. */
         order?: "desc" | "asc";
+        /** @description `false`: leave each delivery's `rawPayload` out (default `true`). */
+        withPayload?: boolean;
       };
       header?: never;
       path?: never;

@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { CopyButton } from "@/app/(dashboard)/_components/copy-button";
+import { useDeliveryPayload } from "../_hooks/use-delivery-payload";
 import { useRawBodyText } from "../_hooks/use-raw-body-text";
 import { buildReplayCurl, fallbackIngestUrl } from "../_lib/curl";
 import { deliveryStatus } from "../_lib/delivery-status";
@@ -83,6 +84,8 @@ function DrawerBody({
   const pending = deliveryStatus(delivery) === "pending";
   // The exact body makes the curl byte-faithful; until it is loaded (or if it is not text) the stored payload stands in.
   const rawText = useRawBodyText(delivery.id);
+  const payload = useDeliveryPayload(delivery);
+  const replaySource = payload.state === "ready" ? { ...delivery, rawPayload: payload.payload } : null;
 
   function fold(depth: number) {
     setOpenDepth(depth);
@@ -139,12 +142,14 @@ function DrawerBody({
         >
           {download.state === "loading" ? "Downloading…" : "Download raw body"}
         </button>
-        <CopyButton
-          text={buildReplayCurl(delivery, ingestUrl, rawText.data)}
-          label="Copy as curl: re-send this payload to the endpoint"
-        >
-          Copy as curl
-        </CopyButton>
+        {replaySource || typeof rawText.data === "string" ? (
+          <CopyButton
+            text={buildReplayCurl(replaySource ?? delivery, ingestUrl, rawText.data)}
+            label="Copy as curl: re-send this payload to the endpoint"
+          >
+            Copy as curl
+          </CopyButton>
+        ) : null}
       </div>
       {download.state === "failed" ? (
         <p role="alert" className="alert">
@@ -185,23 +190,33 @@ function DrawerBody({
       <section aria-labelledby={`${titleId}-payload`} className="drawer-section">
         <div className="drawer-section-head">
           <h3 id={`${titleId}-payload`}>Payload</h3>
-          <div className="row">
-            <button
-              type="button"
-              className="button button-small button-ghost"
-              onClick={() => fold(Number.POSITIVE_INFINITY)}
-            >
-              Expand all
-            </button>
-            <button type="button" className="button button-small button-ghost" onClick={() => fold(1)}>
-              Collapse all
-            </button>
-            <CopyButton text={JSON.stringify(delivery.rawPayload, null, 2)} label="Copy the payload as JSON">
-              Copy JSON
-            </CopyButton>
-          </div>
+          {payload.state === "ready" ? (
+            <div className="row">
+              <button
+                type="button"
+                className="button button-small button-ghost"
+                onClick={() => fold(Number.POSITIVE_INFINITY)}
+              >
+                Expand all
+              </button>
+              <button type="button" className="button button-small button-ghost" onClick={() => fold(1)}>
+                Collapse all
+              </button>
+              <CopyButton text={JSON.stringify(payload.payload, null, 2)} label="Copy the payload as JSON">
+                Copy JSON
+              </CopyButton>
+            </div>
+          ) : null}
         </div>
-        <JsonTree key={treeKey} value={delivery.rawPayload} openDepth={openDepth} />
+        {payload.state === "ready" ? (
+          <JsonTree key={treeKey} value={payload.payload} openDepth={openDepth} />
+        ) : payload.state === "failed" ? (
+          <p role="alert" className="alert">
+            Could not load the payload: {payload.message}
+          </p>
+        ) : (
+          <p className="muted">Loading the payload…</p>
+        )}
       </section>
 
       <section aria-labelledby={`${titleId}-headers`} className="drawer-section">

@@ -12,7 +12,7 @@ export const DELIVERIES_PAGE_SIZE = 50;
 /** The deliveries list as it sits in the react-query cache (under `queryKeys.deliveries.list`). */
 export type DeliveryListData = InfiniteData<DeliveryPage>;
 
-/** One page of the list: from `cursor`, or the first (newest) page without one. */
+/** One page of the list, without payloads: from `cursor`, or the first (newest) page without one. */
 export async function fetchDeliveryPage(filters: DeliveryFilters, cursor: string | undefined): Promise<DeliveryPage> {
   const answer = await dashboardClient().call(listDeliveriesContract, {
     query: {
@@ -20,6 +20,8 @@ export async function fetchDeliveryPage(filters: DeliveryFilters, cursor: string
       unacknowledged: filters.unacknowledged,
       limit: DELIVERIES_PAGE_SIZE,
       cursor,
+      // Rows show no payload; the drawer fetches the one it opens (useDeliveryPayload).
+      withPayload: "false",
     },
   });
   return answer.data;
