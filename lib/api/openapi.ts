@@ -127,14 +127,27 @@ const HEADERS_OF_ERROR: Partial<Record<ErrorCode, Record<string, unknown>>> = {
   },
 };
 
-/** What Node's HTTP server answers itself, on every path, before any of the API's code runs (server.ts). */
+const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+
+/**
+ * What the launcher's HTTP server answers itself, on every path, before any of the API's code runs (server.ts,
+ * lib/api/client-error.ts, lib/api/request-target.ts): always the standard error body, also on the video endpoint.
+ */
 const HTTP_SERVER_REFUSALS = {
+  "400": {
+    description:
+      "`validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server).",
+    content: errorContent,
+  },
   "408": {
     description:
-      "The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body.",
+      "`request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server.",
+    content: errorContent,
   },
   "431": {
-    description: "The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body.",
+    description:
+      "`request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server.",
+    content: errorContent,
   },
 };
 
@@ -210,8 +223,6 @@ function operationOf(collector: SchemaCollector, contract: Contract) {
   };
 }
 
-const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
-
 /**
  * What a path under `/v1` that `paths` does not list answers, whatever the method (the catch-all route and
  * preflight.ts). An OpenAPI extension, since no path template can name "every other path".
@@ -231,9 +242,12 @@ const UNLISTED_API_PATHS = {
       },
       content: { "*/*": { schema: { type: "string" } } },
     },
-    "400": { description: `\`validation_error\`: the path is not percent-encoded UTF-8.`, content: errorContent },
-    "404": { description: "`not_found`: no API route at this path.", content: errorContent },
     ...HTTP_SERVER_REFUSALS,
+    "400": {
+      description: `\`validation_error\`: the path is not percent-encoded UTF-8, the request is not well-formed HTTP, or its target is not a path.`,
+      content: errorContent,
+    },
+    "404": { description: "`not_found`: no API route at this path.", content: errorContent },
   },
 };
 

@@ -23,7 +23,13 @@ describe("API keys on a real database", () => {
     const { key, apiKey } = await createApiKey({ workspaceId: workspace.id, name: "test", mode: "test" });
 
     const principal = await verifyApiKey(key);
-    expect(principal).toEqual({ apiKeyId: apiKey.id, mode: "test", workspace: { id: workspace.id, name: "Beta" } });
+    expect(principal).toEqual({
+      apiKeyId: apiKey.id,
+      mode: "test",
+      // A test key gets every scope but keys:admin unless told otherwise.
+      scopes: ["inbox:read", "inbox:ack", "endpoints:admin", "enrichment"],
+      workspace: { id: workspace.id, name: "Beta" },
+    });
     await expect
       .poll(async () => (await db().apiKey.findUniqueOrThrow({ where: { id: apiKey.id } })).lastUsedAt)
       .not.toBeNull();

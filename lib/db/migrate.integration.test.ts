@@ -213,7 +213,7 @@ describe("migrateDatabase", () => {
          ('usr_b', 'first@example.com', '2026-01-01', now())`,
     );
 
-    expect((await migrateDatabase(url)).applied).toEqual([upgrade]);
+    expect((await migrateDatabase(url)).applied[0]).toBe(upgrade);
     expect(await query(url, `SELECT "id", "is_operator" FROM "users" ORDER BY "id"`)).toEqual([
       { id: "usr_a", is_operator: false },
       { id: "usr_b", is_operator: true },

@@ -516,7 +516,9 @@ function expectDocumentedError(contract: Contract, method: string, target: strin
   expect(answer.headers["content-type"], what).toMatch(/^application\/json/);
   const json: unknown = JSON.parse(answer.body.toString("utf8"));
   // The video endpoint's own path answers in FastAPI's shape; a variant of it (`…/details/.`) is no route of its own.
-  if (contract.errorFormat === "fastapi" && target.split("?", 1)[0] === contract.path) {
+  // What the HTTP server refuses before routing (headers over 16 KiB: 431) has the standard body on every path.
+  const refusedByServer = answer.status === 431 || answer.status === 408;
+  if (contract.errorFormat === "fastapi" && target.split("?", 1)[0] === contract.path && !refusedByServer) {
     if (answer.status === 422) expect(fastApiValidationErrorSchema.safeParse(json).success, what).toBe(true);
     else expect(fastApiErrorSchema.safeParse(json).success, what).toBe(true);
     return;

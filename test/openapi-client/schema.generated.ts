@@ -1234,6 +1234,15 @@ export interface operations {
           };
         };
       };
+      /** @description `validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
       401: {
         headers: {
@@ -1263,12 +1272,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -1281,12 +1292,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -1337,6 +1350,15 @@ export interface operations {
           };
         };
       };
+      /** @description `validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
       401: {
         headers: {
@@ -1366,12 +1388,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -1384,12 +1408,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -1435,6 +1461,15 @@ export interface operations {
           };
         };
       };
+      /** @description `validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
       401: {
         headers: {
@@ -1473,12 +1508,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -1491,12 +1528,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -1601,12 +1640,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -1637,12 +1678,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -1736,12 +1779,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -1754,12 +1799,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -1879,12 +1926,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -1897,12 +1946,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -1958,6 +2009,15 @@ export interface operations {
           };
         };
       };
+      /** @description `validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
       401: {
         headers: {
@@ -1996,12 +2056,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -2014,12 +2076,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -2065,6 +2129,15 @@ export interface operations {
           };
         };
       };
+      /** @description `validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
       401: {
         headers: {
@@ -2103,12 +2176,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -2121,12 +2196,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -2222,12 +2299,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -2240,12 +2319,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -2348,12 +2429,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -2384,12 +2467,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -2435,6 +2520,15 @@ export interface operations {
           };
         };
       };
+      /** @description `validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
       401: {
         headers: {
@@ -2473,12 +2567,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -2491,12 +2587,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -2602,12 +2700,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -2638,12 +2738,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -2739,12 +2841,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -2757,12 +2861,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -2858,12 +2964,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -2876,12 +2984,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -2982,12 +3092,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -3018,12 +3130,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -3074,6 +3188,15 @@ export interface operations {
           };
         };
       };
+      /** @description `validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
       401: {
         headers: {
@@ -3112,12 +3235,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -3130,12 +3255,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -3236,12 +3363,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -3272,12 +3401,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -3378,12 +3509,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -3396,12 +3529,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -3513,12 +3648,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -3549,12 +3686,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -3659,12 +3798,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -3695,12 +3836,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -3803,12 +3946,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -3839,12 +3984,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -3952,12 +4099,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -3988,12 +4137,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -4119,12 +4270,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -4155,12 +4308,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -4268,12 +4423,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -4304,12 +4461,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -4415,12 +4574,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -4451,12 +4612,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -4562,12 +4725,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -4598,12 +4763,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -4714,12 +4881,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -4750,12 +4919,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -4796,6 +4967,15 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["VideoDetails"];
+        };
+      };
+      /** @description `validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
@@ -4845,12 +5025,14 @@ export interface operations {
           "application/json": components["schemas"]["HTTPError"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
       422: {
@@ -4872,12 +5054,14 @@ export interface operations {
           "application/json": components["schemas"]["HTTPError"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `unavailable_for_legal_reasons`: Not available in the service's region. */
       451: {
@@ -4994,12 +5178,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -5012,12 +5198,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -5126,12 +5314,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -5162,12 +5352,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -5261,12 +5453,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -5279,12 +5473,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -5383,12 +5579,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -5401,12 +5599,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -5518,12 +5718,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -5554,12 +5756,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -5608,6 +5812,15 @@ export interface operations {
           "application/json": components["schemas"]["IngestAcknowledgement"];
         };
       };
+      /** @description `validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
       401: {
         headers: {
@@ -5637,12 +5850,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -5664,12 +5879,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -5776,12 +5993,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -5794,12 +6013,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -5893,12 +6114,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -5911,12 +6134,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -6012,12 +6237,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -6030,12 +6257,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -6129,12 +6358,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -6147,12 +6378,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -6253,12 +6486,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `payload_too_large`: The request body is over the limit. */
       413: {
@@ -6289,12 +6524,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -6332,6 +6569,15 @@ export interface operations {
         };
         content: {
           "text/event-stream": string;
+        };
+      };
+      /** @description `validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
       /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
@@ -6372,12 +6618,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
       429: {
@@ -6390,12 +6638,14 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -6437,6 +6687,15 @@ export interface operations {
           };
         };
       };
+      /** @description `validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `method_not_allowed`: The path does not accept this method. */
       405: {
         headers: {
@@ -6448,19 +6707,23 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {
@@ -6496,6 +6759,15 @@ export interface operations {
           };
         };
       };
+      /** @description `validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
       /** @description `method_not_allowed`: The path does not accept this method. */
       405: {
         headers: {
@@ -6507,19 +6779,23 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`): refused by the HTTP server, with no body. */
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
-      /** @description The request's headers are over Node's 16 KiB limit: refused by the HTTP server, with no body. */
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
       431: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
       };
       /** @description `internal`: Unexpected server error. */
       500: {

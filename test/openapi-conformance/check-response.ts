@@ -103,8 +103,9 @@ export function createResponseChecker(document: OpenApiDocument) {
     if (!at(operation.pointer)) return [`${label}: the document declares no such operation (${operation.pointer})`];
     if (exchange.method === "OPTIONS" && exchange.status === 204)
       return exchange.headers.allow ? [] : [`${label}: an OPTIONS answer without Allow`];
-    // 431 comes from Node's HTTP server, before any routing.
-    if (operation.expected && exchange.status !== operation.expected && exchange.status !== 431)
+    // 400, 408 and 431 can come from the HTTP server itself, before any routing (a target that is not a path, a request
+    // that is too slow or too large); they are declared on every operation.
+    if (operation.expected && ![operation.expected, 400, 408, 431].includes(exchange.status))
       return [`${label}: the path does not declare ${exchange.method}, so it must answer ${operation.expected}`];
 
     const responses = (at(`${operation.pointer}/responses`) ?? {}) as Record<string, ResponseObject>;
