@@ -15,6 +15,7 @@ const EXPECTED_TAGS = [
   "Media",
   "Webhooks",
   "Workspace",
+  "Operator",
   "System",
 ];
 
