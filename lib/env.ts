@@ -77,6 +77,12 @@ const envSchema = z.object({
   /** Length of the fixed rate-limit windows; the per-minute limits are scaled to it (rounded up). */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   /**
+   * Open event streams (GET /v1/webhook-endpoints/deliveries/events) per API key (dashboard sessions: per user) and per
+   * workspace, counted per instance; 0 for no cap. Over a cap: 429 `rate_limited` with `Retry-After`.
+   */
+  EVENT_STREAMS_PER_KEY: z.coerce.number().int().min(0).max(100_000).default(20),
+  EVENT_STREAMS_PER_WORKSPACE: z.coerce.number().int().min(0).max(100_000).default(100),
+  /**
    * Who may create an account. `closed` (default): the first user comes from the launcher, everyone else through an
    * owner's invitation into a workspace. `invite`: also through an operator's sign-up invitation, with a workspace of
    * their own. `open`: anyone who can reach the server signs up.

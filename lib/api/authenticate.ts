@@ -8,6 +8,7 @@ import type { Contract } from "@/lib/contracts/contract";
 import type { ApiKeyScope } from "@/lib/contracts/scopes";
 import { DASHBOARD_HEADER, WORKSPACE_HEADER } from "@/lib/contracts/dashboard-headers";
 import { ApiError } from "@/lib/errors";
+import { createSharedCheck } from "./shared-check";
 
 const CHALLENGE = { "WWW-Authenticate": 'Bearer realm="signalbox"' };
 
@@ -97,16 +98,26 @@ export async function authenticateRequest(request: Request, options: { allowSess
   });
 }
 
-/**
- * Whether a principal authenticated earlier may still act: its key not revoked, or its session not signed out and its
- * user still a member of the workspace. For long-lived responses (the event stream), which outlive the request check.
- */
-export async function isPrincipalActive(principal: Principal): Promise<boolean> {
+async function readPrincipalActive(principal: Principal): Promise<boolean> {
   if (principal.apiKeyId) return isApiKeyActive(principal.apiKeyId);
   if (!principal.userId || !principal.sessionId) return false;
   if (await isSessionRevoked(principal.sessionId)) return false;
   return isWorkspaceMember({ userId: principal.userId, workspaceId: principal.workspace.id });
 }
+
+/**
+ * Whether a principal authenticated earlier may still act: its key not revoked, or its session not signed out and its
+ * user still a member of the workspace. For long-lived responses (the event stream), which outlive the request check.
+ * Callers asking about the same principal at about the same time (every open stream of a key, on each burst of
+ * events) share one check that began after they asked, so the cost does not grow with the number of streams.
+ */
+export const isPrincipalActive = createSharedCheck(
+  (principal: Principal) =>
+    principal.apiKeyId
+      ? `key:${principal.apiKeyId}`
+      : `session:${principal.sessionId}:${principal.userId}:${principal.workspace.id}`,
+  readPrincipalActive,
+);
 
 const ACCESS_REFUSALS = {
   session: "This operation is for a signed-in dashboard user, not an API key.",

@@ -333,5 +333,5 @@ export const streamDeliveryEventsContract = defineContract({
   auth: "workspace",
   response: z.string().meta({ description: "An event stream." }),
   responseMediaType: "text/event-stream",
-  errors: ["unauthorized"],
+  errors: ["unauthorized", "rate_limited"],
 });

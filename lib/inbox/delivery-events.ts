@@ -51,19 +51,41 @@ async function connect(): Promise<void> {
   hub.client = client;
 }
 
-/** Calls `listener` for every delivery created or acknowledged in the workspace, on any instance. Returns unsubscribe. */
-export async function subscribeToDeliveries(workspaceId: string, listener: Listener): Promise<() => void> {
+/**
+ * Calls `listener` for every delivery created or acknowledged in the workspace, on any instance, until `signal` aborts
+ * (also when it aborts while this waits for the LISTEN connection, or had aborted before). Resolves once events flow;
+ * rejects (and unsubscribes) when the connection cannot be made.
+ */
+export async function subscribeToDeliveries(
+  workspaceId: string,
+  listener: Listener,
+  signal: AbortSignal,
+): Promise<void> {
+  if (signal.aborted) return;
   const set = hub.listeners.get(workspaceId) ?? new Set<Listener>();
   set.add(listener);
   hub.listeners.set(workspaceId, set);
-  if (!hub.client) {
-    hub.connecting ??= connect().finally(() => {
-      hub.connecting = null;
-    });
-    await hub.connecting;
-  }
-  return () => {
+  const unsubscribe = () => {
     set.delete(listener);
-    if (set.size === 0) hub.listeners.delete(workspaceId);
+    if (set.size === 0 && hub.listeners.get(workspaceId) === set) hub.listeners.delete(workspaceId);
   };
+  signal.addEventListener("abort", unsubscribe, { once: true });
+  if (hub.client) return;
+  hub.connecting ??= connect().finally(() => {
+    hub.connecting = null;
+  });
+  try {
+    await hub.connecting;
+  } catch (error) {
+    signal.removeEventListener("abort", unsubscribe);
+    unsubscribe();
+    throw error;
+  }
+}
+
+/** Listeners subscribed in this process (for tests: a closed stream leaves none behind). */
+export function countDeliverySubscriptions(): number {
+  let count = 0;
+  for (const set of hub.listeners.values()) count += set.size;
+  return count;
 }
