@@ -39,7 +39,8 @@ function dispatch(payload: string | undefined): void {
 async function connect(): Promise<void> {
   const url = env().DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set");
-  const client = new pg.Client({ connectionString: url });
+  // A frozen database must not hold a subscriber forever: the connect gives up like the pool's (DATABASE_CONNECT_TIMEOUT_MS).
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: env().DATABASE_CONNECT_TIMEOUT_MS });
   client.on("notification", (message) => dispatch(message.payload));
   // A lost connection is re-made on the next subscription; streams fall back to the client's polling meanwhile.
   client.on("error", () => {
