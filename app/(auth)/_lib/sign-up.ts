@@ -61,6 +61,15 @@ export function sentence(field: SignUpField, message: string): string {
   return `${label} ${message}.`.replace(/\.\.$/, ".");
 }
 
+/** A form whose fields failed their schema, as the form's result: one message per field. */
+export function invalidFieldsResult(error: z.ZodError): Extract<SignUpResult, { ok: false }> {
+  return {
+    ok: false,
+    message: "Check the highlighted fields.",
+    fieldErrors: fieldErrorsFrom(error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }))),
+  };
+}
+
 /**
  * A refusal from lib/auth (an ApiError below 500: a taken email, a used invitation link) as the form's result, its
  * field messages as sentences. Anything else is a real failure and is thrown again.

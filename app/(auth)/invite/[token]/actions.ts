@@ -4,7 +4,7 @@ import { getServerSession } from "next-auth";
 import { acceptInvitation, createAccountFromInvitation, findInvitation } from "@/lib/auth/invitations";
 import { authOptions } from "@/lib/auth/next-auth";
 import { MIN_PASSWORD_LENGTH } from "@/lib/auth/users";
-import { fieldErrorsFrom, refusalResult, type SignUpField, type SignUpResult } from "../../_lib/sign-up";
+import { invalidFieldsResult, refusalResult, type SignUpField, type SignUpResult } from "../../_lib/sign-up";
 import { invitationAccountSchema } from "../_lib/invitation-view";
 
 const INVALID_LINK = "This invitation link is not valid any more. Ask for a new one.";
@@ -34,15 +34,7 @@ export async function createAccountFromInvitationAction(
   const invitation = await findInvitation(token);
   if (!invitation) return { ok: false, message: INVALID_LINK, fieldErrors: {} };
   const parsed = invitationAccountSchema(MIN_PASSWORD_LENGTH, invitation.workspace === null).safeParse(input);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      message: "Check the highlighted fields.",
-      fieldErrors: fieldErrorsFrom(
-        parsed.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message })),
-      ),
-    };
-  }
+  if (!parsed.success) return invalidFieldsResult(parsed.error);
   try {
     const account = await createAccountFromInvitation({ token, ...parsed.data });
     return { ok: true, workspaceId: account.workspaceId };
