@@ -11,10 +11,11 @@ import { serveBare, type BareRequest } from "./bare-server";
 import { endpointId, pool, table, workspaceId } from "./baseline-table";
 import { byteaArray, jsonbArray } from "./binary-array";
 
+// dedup_key and signature are left to their default, NULL, as the single-row baseline writes them.
 const INSERT = `
   INSERT INTO ${table}
-    (id, workspace_id, webhook_endpoint_id, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes, dedup_key, signature)
-  SELECT id, $1, $2, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes, NULL, NULL
+    (id, workspace_id, webhook_endpoint_id, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes)
+  SELECT id, $1, $2, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes
   FROM unnest($3::uuid[], $4::jsonb[], $5::bytea[], $6::text[], $7::jsonb[], $8::text[], $9::text[], $10::int[])
     AS batch (id, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes)`;
 
