@@ -3,7 +3,8 @@
  * machine over loopback, in one run, so every target is a ratio against a baseline measured minutes apart:
  *
  * 1. a fresh production build if the sources changed, and a fresh embedded PostgreSQL in a temporary folder;
- * 2. the real app (the launcher, server.ts, in its own process) and two bare node:http baselines (bench/baseline-server.ts);
+ * 2. the real app (the launcher, server.ts, in its own process) and the bare node:http baselines (bench/baselines/):
+ *    single-row INSERT (and its twin with the NOTIFY trigger), group commit, and no database at all;
  * 3. scenarios: ingest, enrichment, listing, ack (bench/scenarios/), each load generated in its own process (bench/load.ts);
  * 4. a table of the targets and whether each holds; the figures are written to bench/results/ (git-ignored).
  *
@@ -20,8 +21,7 @@ import { buildApp, staleBuildReason } from "@/lib/launcher/build";
 import { startFakeHunter, type FakeHunter } from "@/test/fakes/hunter-server";
 import { FULL, SMOKE } from "./lib/config";
 import {
-  BASELINE_NOTIFY_TABLE,
-  BASELINE_TABLE,
+  BASELINE_TABLES,
   createBaselineTables,
   startBenchDatabase,
   waitForQuiet,
@@ -29,7 +29,7 @@ import {
 } from "./lib/database";
 import { createBenchAccount } from "./lib/fixtures";
 import { ROOT, startServerProcess, type ServerProcess } from "./lib/processes";
-import { checksTable, formatTable, type BenchContext, type ScenarioOutcome } from "./lib/report";
+import { checksTable, formatTable, type Baselines, type BenchContext, type ScenarioOutcome } from "./lib/report";
 import { ackScenario } from "./scenarios/ack";
 import { enrichmentScenario } from "./scenarios/enrichment";
 import { ingestScenario } from "./scenarios/ingest";
@@ -120,22 +120,31 @@ async function main(): Promise<number> {
       ENRICHMENT_PROVIDER_ORDER: "hunter",
     });
     processes.push(app);
-    const baselineEnv = (table: string) => ({
-      DATABASE_URL: database!.url,
-      BASELINE_TABLE: table,
-      BASELINE_WORKSPACE_ID: ingestAccount.workspaceId,
-      BASELINE_ENDPOINT_ID: ingestAccount.endpointId,
-    });
-    const baseline = await startServerProcess(path.join("bench", "baseline-server.ts"), baselineEnv(BASELINE_TABLE));
-    processes.push(baseline);
-    const baselineNotify = await startServerProcess(
-      path.join("bench", "baseline-server.ts"),
-      baselineEnv(BASELINE_NOTIFY_TABLE),
+    // A database baseline writes rows of the ingest account into its own table (bench/baselines/baseline-table.ts).
+    const startBaseline = async (script: string, table?: string) => {
+      const env = table && {
+        DATABASE_URL: database!.url,
+        BASELINE_TABLE: table,
+        BASELINE_WORKSPACE_ID: ingestAccount.workspaceId,
+        BASELINE_ENDPOINT_ID: ingestAccount.endpointId,
+      };
+      const server = await startServerProcess(path.join("bench", "baselines", script), env || {});
+      processes.push(server);
+      return server;
+    };
+    const baselines: Baselines = {
+      singleRow: await startBaseline("single-row.ts", BASELINE_TABLES.singleRow.name),
+      singleRowNotify: await startBaseline("single-row.ts", BASELINE_TABLES.singleRowNotify.name),
+      groupCommit: await startBaseline("group-commit.ts", BASELINE_TABLES.groupCommit.name),
+      noDatabase: await startBaseline("no-database.ts"),
+    };
+    log(
+      `app on ${app.baseUrl}, baselines on ${Object.entries(baselines)
+        .map(([name, server]) => `${server.baseUrl} (${name})`)
+        .join(", ")}`,
     );
-    processes.push(baselineNotify);
-    log(`app on ${app.baseUrl}, baselines on ${baseline.baseUrl} and ${baselineNotify.baseUrl}`);
 
-    const context: BenchContext = { config, pool: database.pool, app, baseline, baselineNotify, log };
+    const context: BenchContext = { config, pool: database.pool, app, baselines, log };
     const plan: [ScenarioName, () => Promise<ScenarioOutcome>][] = [
       ["ingest", () => ingestScenario(context, ingestAccount.endpointId)],
       // Before the million-row seed, whose autovacuum and checkpoint tail would otherwise land in its figures.
@@ -170,7 +179,7 @@ async function main(): Promise<number> {
   const checks = outcomes.flatMap((outcome) => outcome.checks);
   const report = [
     "",
-    ...outcomes.flatMap((outcome) => [formatTable(outcome.details.header, outcome.details.rows), ""]),
+    ...outcomes.flatMap((outcome) => outcome.tables.flatMap((table) => [formatTable(table.header, table.rows), ""])),
     `Targets (${config.mode} run, ${seconds.toFixed(0)} s; ${host.cpus} × ${host.cpuModel}, ${host.memoryGiB} GiB, Node ${host.node}; load average ${host.loadAverageAtStart.map((load) => load.toFixed(1)).join(" ")} at start, ${os
       .loadavg()
       .map((load) => load.toFixed(1))

@@ -1,17 +1,21 @@
+/**
+ * One ingest load: JSON bodies of `bodyBytes` from `connections` connections for `seconds`, `rounds` times against each
+ * server, the servers interleaved; the best run of each counts.
+ */
+export interface IngestLoad {
+  bodyBytes: number;
+  connections: number;
+  seconds: number;
+  rounds: number;
+}
+
 /** How much each scenario does: the full run (`npm run bench`) and the smoke run (`npm run bench:smoke`, CI). */
 export interface BenchConfig {
   mode: "full" | "smoke";
   ingest: {
-    /** Concurrent connections for the 1 KB runs. */
-    connections: number;
-    seconds: number;
-    /** 0: no warm-up runs. */
+    /** 1 KB runs against every server before measuring; 0: none. */
     warmupSeconds: number;
-    /** Each target (baseline, app, …) is run this many times, interleaved; the best run counts. */
-    rounds: number;
-    /** 100 KB bodies at `connections`, 1 MiB bodies at `largeConnections`. */
-    largeSeconds: number;
-    largeConnections: number;
+    loads: IngestLoad[];
   };
   listing: {
     /** Stored deliveries at each measuring point, ascending. */
@@ -25,9 +29,20 @@ export interface BenchConfig {
   enrichment: { requests: number; warmup: number };
 }
 
+const KB = 1024;
+const MIB = 1_048_576;
+
 export const FULL: BenchConfig = {
   mode: "full",
-  ingest: { connections: 50, seconds: 8, warmupSeconds: 2, rounds: 3, largeSeconds: 6, largeConnections: 100 },
+  ingest: {
+    warmupSeconds: 2,
+    loads: [
+      { bodyBytes: KB, connections: 50, seconds: 8, rounds: 3 },
+      { bodyBytes: 100 * KB, connections: 50, seconds: 6, rounds: 2 },
+      { bodyBytes: MIB, connections: 20, seconds: 6, rounds: 2 },
+      { bodyBytes: MIB, connections: 100, seconds: 6, rounds: 2 },
+    ],
+  },
   listing: { sizes: [10_000, 1_000_000], requests: 500, warmup: 20 },
   ack: { singleRequests: 300, bulkRequests: 100, warmup: 10 },
   enrichment: { requests: 500, warmup: 20 },
@@ -35,8 +50,15 @@ export const FULL: BenchConfig = {
 
 export const SMOKE: BenchConfig = {
   mode: "smoke",
-  // Fewer 1 MiB uploads at once than the full run: the backlog they leave takes seconds to write after the run.
-  ingest: { connections: 50, seconds: 1.5, warmupSeconds: 0, rounds: 1, largeSeconds: 1, largeConnections: 25 },
+  ingest: {
+    warmupSeconds: 0,
+    loads: [
+      { bodyBytes: KB, connections: 50, seconds: 1.5, rounds: 1 },
+      { bodyBytes: 100 * KB, connections: 50, seconds: 1, rounds: 1 },
+      // One 1 MiB load, with fewer uploads at once than the full run: the backlog they leave takes seconds to write.
+      { bodyBytes: MIB, connections: 25, seconds: 1, rounds: 1 },
+    ],
+  },
   listing: { sizes: [1_000, 10_000], requests: 20, warmup: 3 },
   ack: { singleRequests: 20, bulkRequests: 10, warmup: 2 },
   enrichment: { requests: 20, warmup: 3 },

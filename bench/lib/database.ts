@@ -33,22 +33,29 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
   };
 }
 
-/** The baselines' tables: `webhook_deliveries`' columns, defaults, indexes and foreign keys; one also has its NOTIFY trigger. */
-export const BASELINE_TABLE = "bench_baseline";
-export const BASELINE_NOTIFY_TABLE = "bench_baseline_notify";
+/**
+ * The database baselines' tables, each a copy of `webhook_deliveries`: its columns, defaults, indexes and foreign keys,
+ * and where `notify` is set its NOTIFY trigger (the very function the app's table uses,
+ * prisma/migrations/20261122040000_delivery_notifications).
+ */
+export const BASELINE_TABLES = {
+  singleRow: { name: "bench_baseline", notify: false },
+  singleRowNotify: { name: "bench_baseline_notify", notify: true },
+  groupCommit: { name: "bench_group_commit", notify: true },
+} as const;
 
 export async function createBaselineTables(pool: pg.Pool): Promise<void> {
-  for (const table of [BASELINE_TABLE, BASELINE_NOTIFY_TABLE]) {
-    await pool.query(`CREATE TABLE ${table} (LIKE webhook_deliveries INCLUDING ALL)`);
-    await pool.query(`ALTER TABLE ${table} ADD FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE`);
+  for (const { name, notify } of Object.values(BASELINE_TABLES)) {
+    await pool.query(`CREATE TABLE ${name} (LIKE webhook_deliveries INCLUDING ALL)`);
+    await pool.query(`ALTER TABLE ${name} ADD FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE`);
     await pool.query(
-      `ALTER TABLE ${table} ADD FOREIGN KEY (webhook_endpoint_id) REFERENCES webhook_endpoints(id) ON DELETE CASCADE`,
+      `ALTER TABLE ${name} ADD FOREIGN KEY (webhook_endpoint_id) REFERENCES webhook_endpoints(id) ON DELETE CASCADE`,
     );
+    if (notify)
+      await pool.query(
+        `CREATE TRIGGER ${name}_notify AFTER INSERT ON ${name} FOR EACH ROW EXECUTE FUNCTION signalbox_notify_delivery()`,
+      );
   }
-  // The very trigger function the app's table uses (prisma/migrations/20261122040000_delivery_notifications).
-  await pool.query(
-    `CREATE TRIGGER ${BASELINE_NOTIFY_TABLE}_notify AFTER INSERT ON ${BASELINE_NOTIFY_TABLE} FOR EACH ROW EXECUTE FUNCTION signalbox_notify_delivery()`,
-  );
 }
 
 const SEED_CHUNK = 250_000;

@@ -10,21 +10,34 @@ export interface Check {
   holds: boolean;
 }
 
-/** What a scenario hands back: its figures (written to the JSON), lines for the details table, and its targets. */
+/** A table for the printed report: [what, figures…] rows. */
+export interface Table {
+  header: string[];
+  rows: string[][];
+}
+
+/** What a scenario hands back: its figures (written to the JSON), tables for the printed report, and its targets. */
 export interface ScenarioOutcome {
   name: string;
   figures: Record<string, unknown>;
-  /** [what, figures…] rows for the details table. */
-  details: { header: string[]; rows: string[][] };
+  tables: Table[];
   checks: Check[];
+}
+
+/** The bare servers the app is measured against (bench/baselines/), each in its own process. */
+export interface Baselines {
+  singleRow: ServerProcess;
+  /** The single-row baseline on a table with the app's NOTIFY trigger. */
+  singleRowNotify: ServerProcess;
+  groupCommit: ServerProcess;
+  noDatabase: ServerProcess;
 }
 
 export interface BenchContext {
   config: BenchConfig;
   pool: pg.Pool;
   app: ServerProcess;
-  baseline: ServerProcess;
-  baselineNotify: ServerProcess;
+  baselines: Baselines;
   log: (message: string) => void;
 }
 

@@ -61,13 +61,15 @@ export async function ackScenario(context: BenchContext, account: BenchAccount):
   return {
     name: "ack",
     figures: { single, bulk, p99Ratio },
-    details: {
-      header: ["Ack", "p50", "p99", "requests"],
-      rows: [
-        ["single ack", ms(single.latency.p50), ms(single.latency.p99), String(single.requests)],
-        [`bulk ack of ${BULK}`, ms(bulk.latency.p50), ms(bulk.latency.p99), String(bulk.requests)],
-      ],
-    },
+    tables: [
+      {
+        header: ["Ack", "p50", "p99", "requests"],
+        rows: [
+          ["single ack", ms(single.latency.p50), ms(single.latency.p99), String(single.requests)],
+          [`bulk ack of ${BULK}`, ms(bulk.latency.p50), ms(bulk.latency.p99), String(bulk.requests)],
+        ],
+      },
+    ],
     checks: [
       {
         target: `Bulk ack of ${BULK} ids vs single ack (p99)`,

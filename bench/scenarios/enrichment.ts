@@ -73,26 +73,28 @@ export async function enrichmentScenario(context: BenchContext, account: BenchAc
   return {
     name: "enrichment",
     figures: { hit, provider, floor },
-    details: {
-      header: ["Enrichment (domain-emails)", "p50", "p99", "meta.latencyMs p50", "meta.latencyMs p99"],
-      rows: [
-        ["/healthz (no engine), interleaved with the cache hits", ms(floor.p50), ms(floor.p99), "", ""],
-        [
-          "cache hit",
-          ms(hit.latency.p50),
-          ms(hit.latency.p99),
-          ms(hit.extracted?.p50 ?? Number.NaN),
-          ms(hit.extracted?.p99 ?? Number.NaN),
+    tables: [
+      {
+        header: ["Enrichment (domain-emails)", "p50", "p99", "meta.latencyMs p50", "meta.latencyMs p99"],
+        rows: [
+          ["/healthz (no engine), interleaved with the cache hits", ms(floor.p50), ms(floor.p99), "", ""],
+          [
+            "cache hit",
+            ms(hit.latency.p50),
+            ms(hit.latency.p99),
+            ms(hit.extracted?.p50 ?? Number.NaN),
+            ms(hit.extracted?.p99 ?? Number.NaN),
+          ],
+          [
+            "zero-latency local provider",
+            ms(provider.latency.p50),
+            ms(provider.latency.p99),
+            ms(provider.extracted?.p50 ?? Number.NaN),
+            ms(provider.extracted?.p99 ?? Number.NaN),
+          ],
         ],
-        [
-          "zero-latency local provider",
-          ms(provider.latency.p50),
-          ms(provider.latency.p99),
-          ms(provider.extracted?.p50 ?? Number.NaN),
-          ms(provider.extracted?.p99 ?? Number.NaN),
-        ],
-      ],
-    },
+      },
+    ],
     checks: [
       {
         target: "Enrichment engine overhead on a cache hit (p50)",

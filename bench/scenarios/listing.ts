@@ -141,15 +141,17 @@ export async function listingScenario(context: BenchContext, account: BenchAccou
   return {
     name: "listing",
     figures: { runs, growth, depth },
-    details: {
-      header: ["Listing (limit 100)", "p50", "p99", "requests"],
-      rows: runs.map((run) => [
-        `${label(run.stored)} stored, ${run.page} page${run.unacknowledged ? ", unacknowledged" : ""}`,
-        ms(run.latency.p50),
-        ms(run.latency.p99),
-        String(run.latency.count),
-      ]),
-    },
+    tables: [
+      {
+        header: ["Listing (limit 100)", "p50", "p99", "requests"],
+        rows: runs.map((run) => [
+          `${label(run.stored)} stored, ${run.page} page${run.unacknowledged ? ", unacknowledged" : ""}`,
+          ms(run.latency.p50),
+          ms(run.latency.p99),
+          String(run.latency.count),
+        ]),
+      },
+    ],
     checks,
   };
 }
