@@ -12,13 +12,10 @@ export const GET = route(listApiKeysContract, async ({ auth }) => ({
 
 // POST /v1/api-keys — a new key; the secret is in this answer only.
 export const POST = route(createApiKeyContract, async ({ auth, body }) => {
-  // A live key spends the workspace's money: owners make those; members make test keys. A test key cannot make one
-  // either, or a member could turn their test key into a live one.
-  if (body.mode === "live" && (auth.role === "member" || auth.mode === "test"))
-    throw new ApiError(
-      "forbidden",
-      "Only an owner of this workspace (or a live key) can create live keys; members and test keys can create test keys.",
-    );
+  // A live key spends the workspace's money: owners make those; members make test keys. (A test key never gets here:
+  // it lacks the keys:admin scope.)
+  if (body.mode === "live" && auth.role === "member")
+    throw new ApiError("forbidden", "Only an owner of this workspace can create live keys; members create test keys.");
   const { key, apiKey } = await createApiKey({
     workspaceId: auth.workspace.id,
     name: body.name,
