@@ -12,13 +12,13 @@ export interface ServerProcess {
   stop: () => Promise<void>;
 }
 
-/** Spawns `node --import tsx <script>` and waits for it to print `Ready on http://…`. */
+/** Spawns `node [nodeArgs] --import tsx <script>` and waits for it to print `Ready on http://…`. */
 export async function startServerProcess(
   script: string,
   env: Record<string, string>,
-  timeoutMs = 180_000,
+  { timeoutMs = 180_000, nodeArgs = [] }: { timeoutMs?: number; nodeArgs?: string[] } = {},
 ): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", script], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

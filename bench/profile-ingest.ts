@@ -1,0 +1,212 @@
+/**
+ * Where ingest's time goes (`npm run bench:profile -- [--body=1024] [--connections=50] [--seconds=10] [--target=app]`):
+ * one load against one server on a fresh embedded PostgreSQL, with the figures a throughput number alone hides —
+ *
+ * - CPU seconds per 1,000 deliveries of the server process and of PostgreSQL (its backends and background writers),
+ *   so it shows which side of the wire is the bottleneck;
+ * - PostgreSQL's view: WAL bytes and records per delivery, commits (round trips that end a transaction) per delivery,
+ *   statements per commit, rows per INSERT;
+ * - for the app (`--target=app`, started with --cpu-prof), its CPU profile summed by self time per area (node:http,
+ *   node-postgres, Prisma, JSON, the framework, garbage collection, our code) and the hottest functions.
+ *
+ * Targets: app, groupCommit, singleRow (the bench baselines). The .cpuprofile is kept in bench/results/ for DevTools.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import process from "node:process";
+import type pg from "pg";
+import { disconnectDb } from "@/lib/db/client";
+import { buildApp, staleBuildReason } from "@/lib/launcher/build";
+import { BASELINE_TABLES, createBaselineTables, startBenchDatabase, waitForQuiet } from "./lib/database";
+import { createBenchAccount } from "./lib/fixtures";
+import { ROOT, runLoad, startServerProcess, type ServerProcess } from "./lib/processes";
+import { summarizeCpuProfile } from "./lib/cpu-profile";
+
+const args = new Map(
+  process.argv
+    .slice(2)
+    .filter((arg) => arg.startsWith("--"))
+    .map((arg) => {
+      const [name, value = ""] = arg.slice(2).split("=");
+      return [name!, value];
+    }),
+);
+const bodyBytes = Number(args.get("body") ?? 1024);
+const connections = Number(args.get("connections") ?? 50);
+const seconds = Number(args.get("seconds") ?? 10);
+const target = args.get("target") ?? "app";
+if (!["app", "groupCommit", "singleRow"].includes(target)) throw new Error("--target is app, groupCommit or singleRow");
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** utime + stime of a process, in seconds; 0 when it is gone. */
+async function cpuSeconds(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / TICKS_PER_SECOND;
+}
+
+/** The postmaster and every process it started (backends, WAL writer, checkpointer, …). */
+async function postgresPids(pool: pg.Pool): Promise<number[]> {
+  const { rows } = await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+  const stat = await readFile(`/proc/${rows[0]!.pid}/stat`, "utf8");
+  const postmaster = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  const children: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const childStat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    if (Number(childStat.slice(childStat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster)
+      children.push(Number(entry));
+  }
+  return [postmaster, ...children];
+}
+
+async function postgresCpu(pool: pg.Pool): Promise<Map<number, number>> {
+  const pids = await postgresPids(pool);
+  return new Map(await Promise.all(pids.map(async (pid) => [pid, await cpuSeconds(pid)] as const)));
+}
+
+interface DatabaseCounters {
+  walBytes: number;
+  walRecords: number;
+  walFullPageImages: number;
+  commits: number;
+  rows: number;
+}
+
+async function databaseCounters(pool: pg.Pool, table: string): Promise<DatabaseCounters> {
+  const { rows } = await pool.query<Record<string, string>>(
+    `SELECT (SELECT wal_bytes FROM pg_stat_wal)::text AS wal_bytes,
+            (SELECT wal_records FROM pg_stat_wal)::text AS wal_records,
+            (SELECT wal_fpi FROM pg_stat_wal)::text AS wal_fpi,
+            (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::text AS commits,
+            (SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = $1)::text AS rows`,
+    [table],
+  );
+  const row = rows[0]!;
+  return {
+    walBytes: Number(row.wal_bytes),
+    walRecords: Number(row.wal_records),
+    walFullPageImages: Number(row.wal_fpi),
+    commits: Number(row.commits),
+    rows: Number(row.rows),
+  };
+}
+
+/** Statistics are sent by backends at the end of a transaction and at most every second: wait for them to settle. */
+async function settledCounters(pool: pg.Pool, table: string): Promise<DatabaseCounters> {
+  await waitForQuiet(pool);
+  await pool.query("SELECT pg_stat_force_next_flush()");
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  await pool.query("SELECT pg_stat_clear_snapshot()");
+  return databaseCounters(pool, table);
+}
+
+async function main(): Promise<void> {
+  const reason = staleBuildReason(ROOT);
+  if (reason && target === "app") buildApp(ROOT);
+  const resultsDir = path.join(ROOT, "bench", "results");
+  const profileDir = path.join(os.tmpdir(), `signalbox-profile-${process.pid}`);
+  await mkdir(resultsDir, { recursive: true });
+
+  const database = await startBenchDatabase();
+  const processes: ServerProcess[] = [];
+  let loadStarted = 0;
+  let loadMs = 0;
+  let stopped = 0;
+  try {
+    await createBaselineTables(database.pool);
+    process.env.DATABASE_URL = database.url;
+    process.env.SIGNALBOX_SECRET = randomBytes(32).toString("base64url");
+    const account = await createBenchAccount("Profile ingest", "http://127.0.0.1");
+
+    const table =
+      target === "app"
+        ? "webhook_deliveries"
+        : target === "groupCommit"
+          ? BASELINE_TABLES.groupCommit.name
+          : BASELINE_TABLES.singleRow.name;
+    const server =
+      target === "app"
+        ? await startServerProcess(
+            "server.ts",
+            {
+              DATABASE_URL: database.url,
+              SIGNALBOX_SECRET: process.env.SIGNALBOX_SECRET,
+            },
+            { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] },
+          )
+        : await startServerProcess(
+            path.join("bench", "baselines", `${target === "groupCommit" ? "group-commit" : "single-row"}.ts`),
+            {
+              DATABASE_URL: database.url,
+              BASELINE_TABLE: table,
+              BASELINE_WORKSPACE_ID: account.workspaceId,
+              BASELINE_ENDPOINT_ID: account.endpointId,
+            },
+          );
+    processes.push(server);
+    const url = target === "app" ? `${server.baseUrl}/webhooks/ingest/${account.endpointId}` : `${server.baseUrl}/`;
+    const job = {
+      kind: "cannon" as const,
+      url,
+      method: "POST" as const,
+      headers: { "content-type": "application/json", "user-agent": "Signalbox-Bench/1.0" },
+      bodyBytes,
+      connections,
+      durationSeconds: seconds,
+    };
+    // A short warm-up so the profile is of steady state, not of the first JIT compilations.
+    await runLoad({ ...job, durationSeconds: Math.min(2, seconds) });
+
+    const before = await settledCounters(database.pool, table);
+    const pgBefore = await postgresCpu(database.pool);
+    const serverBefore = await cpuSeconds(server.pid);
+    loadStarted = performance.now();
+    const result = await runLoad(job);
+    loadMs = result.durationSeconds * 1000;
+    const serverCpu = (await cpuSeconds(server.pid)) - serverBefore;
+    const pgAfter = await postgresCpu(database.pool);
+    const after = await settledCounters(database.pool, table);
+    const postgresCpuSeconds = [...pgAfter].reduce((sum, [pid, cpu]) => sum + cpu - (pgBefore.get(pid) ?? 0), 0);
+
+    const deliveries = after.rows - before.rows;
+    const perThousand = (value: number) => ((value / deliveries) * 1000).toFixed(2);
+    const commits = after.commits - before.commits;
+    console.info(
+      [
+        `Target ${target}, ${bodyBytes} B bodies × ${connections} connections, ${seconds} s; ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, load average ${os.loadavg()[0]!.toFixed(1)}`,
+        `  ${result.rps.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${deliveries} deliveries stored; statuses ${JSON.stringify(result.statuses)}`,
+        `  CPU s per 1,000 deliveries: server ${perThousand(serverCpu)}, PostgreSQL ${perThousand(postgresCpuSeconds)} (server ${serverCpu.toFixed(1)} s, PostgreSQL ${postgresCpuSeconds.toFixed(1)} s of ${result.durationSeconds.toFixed(1)} s)`,
+        `  WAL per delivery: ${((after.walBytes - before.walBytes) / deliveries).toFixed(0)} bytes, ${((after.walRecords - before.walRecords) / deliveries).toFixed(1)} records, ${((after.walFullPageImages - before.walFullPageImages) / deliveries).toFixed(2)} full-page images`,
+        `  Commits: ${commits} (${(deliveries / commits).toFixed(1)} deliveries per commit, counting every transaction of the database)`,
+      ].join("\n"),
+    );
+  } finally {
+    stopped = performance.now();
+    for (const child of processes) await child.stop().catch(() => {});
+    await disconnectDb().catch(() => {});
+    await database.stop();
+  }
+
+  if (target !== "app") return;
+  const [file] = (await readdir(profileDir).catch(() => [])).filter((name) => name.endsWith(".cpuprofile"));
+  if (!file) return console.info("  (no CPU profile was written)");
+  const kept = path.join(resultsDir, `ingest-${bodyBytes}-${connections}.cpuprofile`);
+  await rename(path.join(profileDir, file), kept);
+  await rm(profileDir, { recursive: true, force: true });
+  // The profile ends when the server exits, just after `stopped`: keep only the samples of the measured load.
+  const window = { fromEndMs: stopped - loadStarted, lengthMs: loadMs };
+  console.info(summarizeCpuProfile(JSON.parse(await readFile(kept, "utf8")), ROOT, window));
+  console.info(`  Profile: ${path.relative(ROOT, kept)} (open in Chrome DevTools → Performance)`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
