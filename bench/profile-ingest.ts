@@ -12,7 +12,7 @@
  * Targets: app, groupCommit, singleRow (the bench baselines). The .cpuprofile is kept in bench/results/ for DevTools.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import process from "node:process";
@@ -43,9 +43,15 @@ const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
 /** utime + stime of a process, in seconds; 0 when it is gone. */
 async function cpuSeconds(pid: number): Promise<number> {
+  const { user, system } = await cpuTimes(pid);
+  return user + system;
+}
+
+/** User and system (kernel: syscalls, loopback TCP) CPU seconds of a process. */
+async function cpuTimes(pid: number): Promise<{ user: number; system: number }> {
   const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / TICKS_PER_SECOND;
+  return { user: Number(fields[11] ?? 0) / TICKS_PER_SECOND, system: Number(fields[12] ?? 0) / TICKS_PER_SECOND };
 }
 
 /** The postmaster and every process it started (backends, WAL writer, checkpointer, …). */
@@ -78,16 +84,15 @@ interface DatabaseCounters {
 
 async function databaseCounters(pool: pg.Pool, table: string): Promise<DatabaseCounters> {
   const { rows } = await pool.query<Record<string, string>>(
-    `SELECT (SELECT wal_bytes FROM pg_stat_wal)::text AS wal_bytes,
-            (SELECT wal_records FROM pg_stat_wal)::text AS wal_records,
+    `SELECT (SELECT wal_records FROM pg_stat_wal)::text AS wal_records,
             (SELECT wal_fpi FROM pg_stat_wal)::text AS wal_fpi,
             (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database())::text AS commits,
-            (SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = $1)::text AS rows`,
-    [table],
+            (SELECT count(*) FROM ${table})::text AS rows,
+            pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text AS wal_position`,
   );
   const row = rows[0]!;
   return {
-    walBytes: Number(row.wal_bytes),
+    walBytes: Number(row.wal_position),
     walRecords: Number(row.wal_records),
     walFullPageImages: Number(row.wal_fpi),
     commits: Number(row.commits),
@@ -95,12 +100,13 @@ async function databaseCounters(pool: pg.Pool, table: string): Promise<DatabaseC
   };
 }
 
-/** Statistics are sent by backends at the end of a transaction and at most every second: wait for them to settle. */
+/**
+ * Backends report their statistics (commits, WAL records) at most once a second while busy and within about ten
+ * seconds once idle: wait that long before reading them. WAL bytes come from the WAL position, rows from a count.
+ */
 async function settledCounters(pool: pg.Pool, table: string): Promise<DatabaseCounters> {
   await waitForQuiet(pool);
-  await pool.query("SELECT pg_stat_force_next_flush()");
-  await new Promise((resolve) => setTimeout(resolve, 1_500));
-  await pool.query("SELECT pg_stat_clear_snapshot()");
+  await new Promise((resolve) => setTimeout(resolve, 11_000));
   return databaseCounters(pool, table);
 }
 
@@ -136,7 +142,13 @@ async function main(): Promise<void> {
               DATABASE_URL: database.url,
               SIGNALBOX_SECRET: process.env.SIGNALBOX_SECRET,
             },
-            { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] },
+            {
+              nodeArgs: [
+                "--cpu-prof",
+                `--cpu-prof-dir=${profileDir}`,
+                ...(process.env.PROFILE_NODE_ARGS ?? "").split(" ").filter(Boolean),
+              ],
+            },
           )
         : await startServerProcess(
             path.join("bench", "baselines", `${target === "groupCommit" ? "group-commit" : "single-row"}.ts`),
@@ -163,11 +175,13 @@ async function main(): Promise<void> {
 
     const before = await settledCounters(database.pool, table);
     const pgBefore = await postgresCpu(database.pool);
-    const serverBefore = await cpuSeconds(server.pid);
+    const serverBefore = await cpuTimes(server.pid);
     loadStarted = performance.now();
     const result = await runLoad(job);
     loadMs = result.durationSeconds * 1000;
-    const serverCpu = (await cpuSeconds(server.pid)) - serverBefore;
+    const serverAfter = await cpuTimes(server.pid);
+    const serverSystem = serverAfter.system - serverBefore.system;
+    const serverCpu = serverAfter.user - serverBefore.user + serverSystem;
     const pgAfter = await postgresCpu(database.pool);
     const after = await settledCounters(database.pool, table);
     const postgresCpuSeconds = [...pgAfter].reduce((sum, [pid, cpu]) => sum + cpu - (pgBefore.get(pid) ?? 0), 0);
@@ -179,11 +193,12 @@ async function main(): Promise<void> {
       [
         `Target ${target}, ${bodyBytes} B bodies × ${connections} connections, ${seconds} s; ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, load average ${os.loadavg()[0]!.toFixed(1)}`,
         `  ${result.rps.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${deliveries} deliveries stored; statuses ${JSON.stringify(result.statuses)}`,
-        `  CPU s per 1,000 deliveries: server ${perThousand(serverCpu)}, PostgreSQL ${perThousand(postgresCpuSeconds)} (server ${serverCpu.toFixed(1)} s, PostgreSQL ${postgresCpuSeconds.toFixed(1)} s of ${result.durationSeconds.toFixed(1)} s)`,
+        `  CPU s per 1,000 deliveries: server ${perThousand(serverCpu)}, PostgreSQL ${perThousand(postgresCpuSeconds)} (server ${serverCpu.toFixed(1)} s of which kernel ${serverSystem.toFixed(1)} s, PostgreSQL ${postgresCpuSeconds.toFixed(1)} s of ${result.durationSeconds.toFixed(1)} s)`,
         `  WAL per delivery: ${((after.walBytes - before.walBytes) / deliveries).toFixed(0)} bytes, ${((after.walRecords - before.walRecords) / deliveries).toFixed(1)} records, ${((after.walFullPageImages - before.walFullPageImages) / deliveries).toFixed(2)} full-page images`,
         `  Commits: ${commits} (${(deliveries / commits).toFixed(1)} deliveries per commit, counting every transaction of the database)`,
       ].join("\n"),
     );
+    if (process.env.PROFILE_SERVER_OUTPUT) await writeFile(process.env.PROFILE_SERVER_OUTPUT, server.output());
   } finally {
     stopped = performance.now();
     for (const child of processes) await child.stop().catch(() => {});

@@ -2,22 +2,22 @@
  * The group-commit baseline: a bare node:http server that reads the body, queues the row while a write is in flight,
  * and writes each batch (at most 100 rows) with one multi-row INSERT from `unnest` of arrays, one transaction and one
  * commit, answering each request after the commit that carried its row. Its table has the app's columns, indexes,
- * foreign keys and NOTIFY trigger. Bodies and payloads go over the wire as binary arrays (./binary-array.ts), so
+ * foreign keys and NOTIFY trigger. Bodies and headers go over the wire as binary arrays (lib/db/binary-array.ts), so
  * neither side re-encodes them as text: the best plain node-postgres can do for "store these requests durably".
  */
 import { randomUUID } from "node:crypto";
+import { byteaArray, jsonbArray } from "@/lib/db/binary-array";
 import { createBatchQueue } from "@/lib/inbox/batch-queue";
 import { serveBare, type BareRequest } from "./bare-server";
 import { endpointId, pool, table, workspaceId } from "./baseline-table";
-import { byteaArray, jsonbArray } from "./binary-array";
 
 // dedup_key and signature are left to their default, NULL, as the single-row baseline writes them.
 const INSERT = `
   INSERT INTO ${table}
-    (id, workspace_id, webhook_endpoint_id, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes)
-  SELECT id, $1, $2, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes
-  FROM unnest($3::uuid[], $4::jsonb[], $5::bytea[], $6::text[], $7::jsonb[], $8::text[], $9::text[], $10::int[])
-    AS batch (id, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes)`;
+    (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, query, size_bytes)
+  SELECT id, $1, $2, raw_body, content_type, headers, source_ip, query, size_bytes
+  FROM unnest($3::uuid[], $4::bytea[], $5::text[], $6::jsonb[], $7::text[], $8::text[], $9::int[])
+    AS batch (id, raw_body, content_type, headers, source_ip, query, size_bytes)`;
 
 interface Row extends BareRequest {
   id: string;
@@ -28,7 +28,6 @@ async function writeBatch(rows: Row[]): Promise<string[]> {
     workspaceId,
     endpointId,
     rows.map((row) => row.id),
-    jsonbArray(rows.map((row) => row.body)),
     byteaArray(rows.map((row) => row.body)),
     rows.map((row) => row.headers["content-type"] ?? null),
     jsonbArray(rows.map((row) => Buffer.from(JSON.stringify(row.headers), "utf8"))),

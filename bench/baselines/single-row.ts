@@ -10,8 +10,8 @@ import { endpointId, pool, table, workspaceId } from "./baseline-table";
 
 const INSERT = `
   INSERT INTO ${table}
-    (id, workspace_id, webhook_endpoint_id, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes, dedup_key, signature)
-  VALUES ($1::uuid, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8, $9, $10, NULL, NULL)`;
+    (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, query, size_bytes, dedup_key, signature)
+  VALUES ($1::uuid, $2, $3, $4, $5, $6::jsonb, $7, $8, $9, NULL, NULL)`;
 
 serveBare(
   async ({ body, headers, sourceIp }) => {
@@ -20,7 +20,6 @@ serveBare(
       id,
       workspaceId,
       endpointId,
-      body.toString("utf8"),
       body,
       headers["content-type"] ?? null,
       JSON.stringify(headers),

@@ -77,8 +77,8 @@ export async function seedDeliveries(
       const end = Math.min(options.to, start + SEED_CHUNK - 1);
       await client.query(
         `INSERT INTO webhook_deliveries
-           (id, workspace_id, webhook_endpoint_id, raw_payload, raw_body, content_type, headers, source_ip, query, size_bytes, created_at, acknowledged_at)
-         SELECT gen_random_uuid(), $1, $2, payload, convert_to(payload::text, 'UTF8'), 'application/json',
+           (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, query, size_bytes, created_at, acknowledged_at)
+         SELECT gen_random_uuid(), $1, $2, convert_to(payload::text, 'UTF8'), 'application/json',
                 '{"content-type": "application/json", "user-agent": "Signalbox-Bench/1.0"}'::jsonb, '127.0.0.1', '',
                 octet_length(convert_to(payload::text, 'UTF8')), received, CASE WHEN n % 2 = 0 THEN received + interval '1 minute' END
          FROM (

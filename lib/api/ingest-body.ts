@@ -10,10 +10,10 @@ export class BodyTooSlowError extends Error {}
 
 /**
  * All ingest bodies held at once (read, or waiting for their batch to be written), in bytes. 100 concurrent 1 MiB
- * uploads cost a few dozen megabytes rather than several hundred (a body is held as bytes, text, parsed JSON and a
- * bind parameter while it is stored).
+ * uploads then cost tens of megabytes rather than a hundred or more: while it is stored a body is held as its bytes,
+ * then copied once more into its batch's parameter and once into the message that carries it to PostgreSQL.
  */
-const BODY_BYTES_IN_FLIGHT = 4 * 1024 * 1024;
+const BODY_BYTES_IN_FLIGHT = 16 * 1024 * 1024;
 
 const BUDGET_SLOT = Symbol.for("signalbox.ingestBodyBudget");
 function bodyBudget(): ByteBudget {
@@ -70,7 +70,9 @@ function readIncomingBody(
           }, rate.graceMs)
         : undefined;
     rateCheck?.unref();
+    let settled = false;
     const fail = (error: Error) => {
+      settled = true;
       clearInterval(rateCheck);
       request.off("data", onData);
       request.pause();
@@ -89,11 +91,13 @@ function readIncomingBody(
     };
     request.on("data", onData);
     request.once("end", () => {
+      settled = true;
       clearInterval(rateCheck);
       resolve(Buffer.concat(chunks, size));
     });
     // A sender that goes away mid-body must not hold its share of the body budget (or a batch slot) forever.
-    const aborted = () => fail(new RequestAbortedError()); // after "end" or a failure, a no-op
+    // Every request closes: after "end" or a failure this is a no-op, without building an error (and its stack).
+    const aborted = () => settled || fail(new RequestAbortedError());
     request.once("error", aborted);
     request.once("close", aborted);
   });

@@ -62,6 +62,37 @@ describe("createBatchQueue", () => {
     await Promise.all(answers);
   });
 
+  it("with overlapFullBatchesOnly, starts another flush beside the first only once a whole batch waits", async () => {
+    const { batches, finish, flush } = controlledFlush();
+    const queue = createBatchQueue({
+      flush,
+      maxInFlight: 3,
+      overlapFullBatchesOnly: true,
+      maxItems: 3,
+      maxWeight: 10,
+      weight: (item: number) => item,
+    });
+    const answers = [1, 1, 1].map((item) => queue.submit(item));
+    // The first goes at once; the next two wait for it (not a whole batch yet) instead of going out one by one.
+    expect(batches).toEqual([[1]]);
+    answers.push(queue.submit(1));
+    // Three waiting: a whole batch by count, so it goes beside the first.
+    expect(batches).toEqual([[1], [1, 1, 1]]);
+    answers.push(queue.submit(9), queue.submit(2));
+    // 11 of weight waiting: a whole batch by weight (9 alone, as 9 + 2 is over 10).
+    expect(batches).toEqual([[1], [1, 1, 1], [9]]);
+    // The 2 alone is no whole batch: it waits while any flush is in flight, and goes once none is.
+    finish(1);
+    finish(0);
+    await tick();
+    expect(batches).toEqual([[1], [1, 1, 1], [9]]);
+    finish(2);
+    await tick();
+    expect(batches).toEqual([[1], [1, 1, 1], [9], [2]]);
+    finish(3);
+    expect(await Promise.all(answers)).toEqual(["done 1", "done 1", "done 1", "done 1", "done 9", "done 2"]);
+  });
+
   it("rejects every caller of a batch whose flush fails, and carries on with the next", async () => {
     let calls = 0;
     const queue = createBatchQueue({

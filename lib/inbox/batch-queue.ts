@@ -10,6 +10,12 @@ export interface BatchQueueOptions<Item, Outcome> {
   /** Writes a batch; answers one outcome per item, in order, or throws (then the batch's callers are rejected). */
   flush: (items: Item[]) => Promise<Outcome[]>;
   maxInFlight: number;
+  /**
+   * While a flush is in flight, start another only once a whole batch (`maxItems` or `maxWeight`) is waiting. Small
+   * items then go in few large batches (fewer commits, less work per item), while large ones, which fill a batch
+   * quickly, still go to the database side by side. Off: a flush starts whenever fewer than `maxInFlight` run.
+   */
+  overlapFullBatchesOnly?: boolean;
   maxItems: number;
   /** A batch's total weight stays at most this much (an item heavier than that is written alone). */
   maxWeight: number;
@@ -29,6 +35,7 @@ export interface BatchQueue<Item, Outcome> {
 
 export function createBatchQueue<Item, Outcome>(options: BatchQueueOptions<Item, Outcome>): BatchQueue<Item, Outcome> {
   const queue: Waiting<Item, Outcome>[] = [];
+  let queuedWeight = 0;
   let inFlight = 0;
 
   const takeBatch = (): Waiting<Item, Outcome>[] => {
@@ -40,11 +47,16 @@ export function createBatchQueue<Item, Outcome>(options: BatchQueueOptions<Item,
       batch.push(queue.shift()!);
       weight += next;
     }
+    queuedWeight -= weight;
     return batch;
   };
 
+  const fullBatchWaiting = () => queue.length >= options.maxItems || queuedWeight >= options.maxWeight;
+  const mayStart = (): boolean =>
+    inFlight === 0 || (inFlight < options.maxInFlight && (!options.overlapFullBatchesOnly || fullBatchWaiting()));
+
   const pump = (): void => {
-    while (inFlight < options.maxInFlight && queue.length) {
+    while (queue.length && mayStart()) {
       const batch = takeBatch();
       inFlight += 1;
       void options
@@ -64,6 +76,7 @@ export function createBatchQueue<Item, Outcome>(options: BatchQueueOptions<Item,
     submit: (item) =>
       new Promise<Outcome>((resolve, reject) => {
         queue.push({ item, resolve, reject });
+        queuedWeight += options.weight(item);
         pump();
       }),
   };

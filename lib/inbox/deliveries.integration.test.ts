@@ -89,9 +89,9 @@ async function seedDeliveries(options: {
   const every = options.acknowledgedEvery ?? 0;
   await db().$executeRaw`
     INSERT INTO webhook_deliveries
-      (id, workspace_id, webhook_endpoint_id, raw_payload, raw_body, content_type, headers, source_ip, size_bytes, created_at, acknowledged_at)
+      (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, size_bytes, created_at, acknowledged_at)
     SELECT gen_random_uuid(), ${options.workspaceId}, ${options.endpointId},
-           jsonb_build_object('n', n), convert_to(jsonb_build_object('n', n)::text, 'UTF8'), 'application/json',
+           convert_to(jsonb_build_object('n', n)::text, 'UTF8'), 'application/json',
            '{"content-type":"application/json"}'::jsonb, '203.0.113.7', octet_length(jsonb_build_object('n', n)::text),
            ${start}::timestamptz + (n / ${tie}::int) * ${step}::int * interval '1 millisecond',
            CASE WHEN ${every}::int > 0 AND n % ${every}::int = 0 THEN ${start}::timestamptz + interval '1 day' END

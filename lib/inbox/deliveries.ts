@@ -4,6 +4,7 @@ import { ApiError } from "@/lib/errors";
 import { DELIVERY_PAGE_BYTES, type deliverySchema } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
+import { toRawPayload } from "./payload";
 
 export type DeliveryResource = z.infer<typeof deliverySchema>;
 
@@ -12,15 +13,15 @@ const SUMMARY_COLUMNS = Prisma.sql`
   id::text, workspace_id, webhook_endpoint_id, headers, source_ip, created_at, acknowledged_at, content_type,
   size_bytes, query, signature`;
 
-/** Everything a delivery resource shows; the raw bytes are left out and served on their own. */
-export const DELIVERY_COLUMNS = Prisma.sql`${SUMMARY_COLUMNS}, raw_payload`;
+/** Everything a delivery resource shows: the parsed view (`rawPayload`) is made from the stored bytes. */
+export const DELIVERY_COLUMNS = Prisma.sql`${SUMMARY_COLUMNS}, raw_body`;
 
 export interface DeliveryRow {
   id: string;
   workspace_id: string;
   webhook_endpoint_id: string;
   /** Absent when the payload was left out. */
-  raw_payload?: unknown;
+  raw_body?: Uint8Array;
   headers: Record<string, string>;
   source_ip: string;
   created_at: Date;
@@ -36,7 +37,7 @@ export function toDeliveryResource(row: DeliveryRow): DeliveryResource {
     id: row.id,
     webhookEndpointId: row.webhook_endpoint_id,
     workspaceId: row.workspace_id,
-    rawPayload: row.raw_payload,
+    rawPayload: row.raw_body === undefined ? undefined : toRawPayload(row.raw_body, row.content_type),
     headers: row.headers,
     sourceIp: row.source_ip,
     createdAt: row.created_at.toISOString(),

@@ -17,8 +17,8 @@ let sizes: Map<string, number>;
 async function seed(): Promise<void> {
   await db().$executeRaw`
     INSERT INTO webhook_deliveries
-      (id, workspace_id, webhook_endpoint_id, raw_payload, raw_body, content_type, headers, source_ip, size_bytes, created_at, acknowledged_at)
-    SELECT gen_random_uuid(), ${workspaceId}, ${endpointId}, body, convert_to(body::text, 'UTF8'), 'application/json',
+      (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, size_bytes, created_at, acknowledged_at)
+    SELECT gen_random_uuid(), ${workspaceId}, ${endpointId}, convert_to(body::text, 'UTF8'), 'application/json',
            '{}'::jsonb, '203.0.113.7', octet_length(body::text),
            timestamp '2026-01-01' + (n / 3) * interval '1 second',
            CASE WHEN n % 4 = 0 THEN timestamp '2026-01-02' END

@@ -224,8 +224,8 @@ describe("two instances on one database", () => {
     // 240 earlier deliveries, three to a timestamp (the cursor must break ties by id).
     const start = new Date(Date.now() - 600_000);
     await db().$executeRaw`
-      INSERT INTO webhook_deliveries (id, workspace_id, webhook_endpoint_id, raw_payload, raw_body, content_type, headers, source_ip, size_bytes, created_at)
-      SELECT gen_random_uuid(), ${tenant.workspaceId}, ${endpointId}, jsonb_build_object('n', n), convert_to(jsonb_build_object('n', n)::text, 'UTF8'),
+      INSERT INTO webhook_deliveries (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, size_bytes, created_at)
+      SELECT gen_random_uuid(), ${tenant.workspaceId}, ${endpointId}, convert_to(jsonb_build_object('n', n)::text, 'UTF8'),
              'application/json', '{"content-type":"application/json"}'::jsonb, '203.0.113.7', octet_length(jsonb_build_object('n', n)::text),
              ${start}::timestamptz + (n / 3) * interval '5 milliseconds'
       FROM generate_series(0, 239) AS n`;

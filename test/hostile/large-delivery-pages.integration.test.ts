@@ -36,8 +36,8 @@ interface Page {
 async function seedLargeDeliveries(workspaceId: string, endpointId: string, count: number): Promise<void> {
   await db().$executeRaw`
     INSERT INTO webhook_deliveries
-      (id, workspace_id, webhook_endpoint_id, raw_payload, raw_body, content_type, headers, source_ip, size_bytes, created_at)
-    SELECT gen_random_uuid(), ${workspaceId}, ${endpointId}, body, convert_to(body::text, 'UTF8'), 'application/json',
+      (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, size_bytes, created_at)
+    SELECT gen_random_uuid(), ${workspaceId}, ${endpointId}, convert_to(body::text, 'UTF8'), 'application/json',
            '{"content-type":"application/json"}'::jsonb, '203.0.113.7', octet_length(body::text),
            now() - interval '1 hour' + n * interval '1 millisecond'
     FROM generate_series(1, ${count}::int) AS n,

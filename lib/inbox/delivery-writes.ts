@@ -1,0 +1,144 @@
+import { byteaArrayPieces, jsonbArray, textArray } from "@/lib/db/binary-array";
+import { dbPool } from "@/lib/db/client";
+import { piecewiseQuery } from "@/lib/db/piecewise-query";
+import { isDatabaseUnavailable } from "@/lib/errors";
+import { ENDPOINT_STATE } from "./ingest-endpoints";
+
+/** One delivery ready to be written. */
+export interface DeliveryRowInput {
+  id: string;
+  workspaceId: string;
+  endpointId: string;
+  /** The endpoint settings the delivery was checked against (`IngestEndpoint.state`). */
+  endpointState: string;
+  body: Buffer;
+  contentType: string | null;
+  /** Headers as JSON text in UTF-8. */
+  headers: Buffer;
+  sourceIp: string;
+  query: string;
+  dedupKey: string | null;
+  /** The signature check as JSON text in UTF-8, or null. */
+  signature: Buffer | null;
+}
+
+/**
+ * What became of a row: stored; a retry of the stored delivery `deliveryId` (its dedup claim was taken); `stale`, not
+ * stored because its endpoint is no longer enabled with the settings the row was checked against; or an error.
+ */
+export type WriteOutcome = { deliveryId: string; duplicate: boolean } | { stale: true } | { error: unknown };
+
+// One statement for the whole batch: each column one binary array parameter (lib/db/binary-array.ts), so the
+// statement text and its plan are the same whatever the batch size, and no value is re-encoded as text. The join
+// re-checks each row's endpoint in the same statement that writes it. Rows go in in the order given (`ord`).
+const INSERT = `
+  INSERT INTO webhook_deliveries
+    (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, query, size_bytes, dedup_key, signature)
+  SELECT r.id::uuid, r.workspace_id, r.endpoint_id, r.raw_body, r.content_type, r.headers, r.source_ip, r.query,
+         octet_length(r.raw_body), r.dedup_key, r.signature
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[], $6::text[], $7::jsonb[], $8::text[],
+              $9::text[], $10::text[], $11::jsonb[])
+       WITH ORDINALITY AS r (id, workspace_id, endpoint_id, endpoint_state, raw_body, content_type, headers, source_ip,
+                             query, dedup_key, signature, ord)
+  JOIN webhook_endpoints e
+    ON e.id = r.endpoint_id AND e.workspace_id = r.workspace_id AND e.enabled AND ${ENDPOINT_STATE} = r.endpoint_state
+  ORDER BY r.ord
+  ON CONFLICT (webhook_endpoint_id, dedup_key) DO NOTHING
+  RETURNING id::text`;
+
+// For the rows the INSERT skipped: is their endpoint still as they saw it, and which delivery holds their claim.
+const SKIPPED = `
+  SELECT r.ord::int AS ord, e.id IS NOT NULL AS current, d.id::text AS first
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS r (workspace_id, endpoint_id, endpoint_state, dedup_key, ord)
+  LEFT JOIN webhook_endpoints e
+    ON e.id = r.endpoint_id AND e.workspace_id = r.workspace_id AND e.enabled AND ${ENDPOINT_STATE} = r.endpoint_state
+  LEFT JOIN webhook_deliveries d
+    ON d.workspace_id = r.workspace_id AND d.webhook_endpoint_id = r.endpoint_id AND d.dedup_key = r.dedup_key`;
+
+function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: string }).code === "23503";
+}
+
+function byMessageId(a: DeliveryRowInput, b: DeliveryRowInput): number {
+  const left = `${a.endpointId}\u0000${a.dedupKey ?? ""}`;
+  const right = `${b.endpointId}\u0000${b.dedupKey ?? ""}`;
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** A skipped row is a retry when its endpoint is unchanged and its claim is held; otherwise it is checked again. */
+async function skippedOutcomes(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
+  const { rows: found } = await dbPool().query<{ ord: number; current: boolean; first: string | null }>(SKIPPED, [
+    textArray(rows.map((row) => row.workspaceId)),
+    textArray(rows.map((row) => row.endpointId)),
+    textArray(rows.map((row) => row.endpointState)),
+    textArray(rows.map((row) => row.dedupKey)),
+  ]);
+  const byOrd = new Map(found.map((row) => [row.ord, row]));
+  return rows.map((_, index) => {
+    const row = byOrd.get(index + 1);
+    return row?.current && row.first ? { deliveryId: row.first, duplicate: true } : { stale: true };
+  });
+}
+
+/**
+ * Writes rows with distinct dedup claims in one INSERT: one statement, one transaction, one commit (and one pass
+ * through the NOTIFY queue's commit lock for the whole batch). If one row spoils the statement (its endpoint was
+ * deleted a moment ago, say), every row is written again on its own, so only that row's sender gets the error.
+ */
+async function writeRows(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
+  // Rows go in in dedup-claim order, so two batches in flight that carry the same claims (retries) wait for each other
+  // instead of deadlocking; the outcomes below are matched by id, whatever the order.
+  const ordered = rows.length > 1 ? [...rows].sort(byMessageId) : rows;
+  let inserted: Set<string>;
+  try {
+    // The bodies go to the socket from the buffers they were read into (lib/db/piecewise-query.ts).
+    const { rows: returned } = await piecewiseQuery<{ id: string }>(dbPool(), INSERT, [
+      [textArray(ordered.map((row) => row.id))],
+      [textArray(ordered.map((row) => row.workspaceId))],
+      [textArray(ordered.map((row) => row.endpointId))],
+      [textArray(ordered.map((row) => row.endpointState))],
+      byteaArrayPieces(ordered.map((row) => row.body)),
+      [textArray(ordered.map((row) => row.contentType))],
+      [jsonbArray(ordered.map((row) => row.headers))],
+      [textArray(ordered.map((row) => row.sourceIp))],
+      [textArray(ordered.map((row) => row.query))],
+      [textArray(ordered.map((row) => row.dedupKey))],
+      [jsonbArray(ordered.map((row) => row.signature))],
+    ]);
+    inserted = new Set(returned.map((row) => row.id));
+  } catch (error) {
+    if (rows.length > 1 && !isDatabaseUnavailable(error))
+      return Promise.all(rows.map(async (row) => (await writeRows([row]))[0]!));
+    // A row whose endpoint was deleted between the join and the foreign-key check: checked again, then not found.
+    return rows.map(() => (isForeignKeyViolation(error) ? { stale: true } : { error }));
+  }
+  const skipped = rows.filter((row) => !inserted.has(row.id));
+  const skippedOutcome = new Map<string, WriteOutcome>();
+  if (skipped.length) {
+    const outcomes = await skippedOutcomes(skipped).catch((error: unknown) => skipped.map(() => ({ error })));
+    skipped.forEach((row, index) => skippedOutcome.set(row.id, outcomes[index]!));
+  }
+  return rows.map((row) => skippedOutcome.get(row.id) ?? { deliveryId: row.id, duplicate: false });
+}
+
+/**
+ * One group-commit batch. Requests in it that repeat the dedup claim of an earlier request in it (same endpoint) are
+ * not written: they answer with that request's delivery, as they would have after waiting for its commit.
+ */
+export async function flushDeliveries(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
+  const leaders: DeliveryRowInput[] = [];
+  const leaderOf = new Map<string, number>();
+  const slots = rows.map((row) => {
+    const key = row.dedupKey === null ? null : `${row.endpointId}\u0000${row.dedupKey}`;
+    const leader = key === null ? undefined : leaderOf.get(key);
+    if (leader !== undefined) return { leader, follower: true };
+    leaders.push(row);
+    if (key !== null) leaderOf.set(key, leaders.length - 1);
+    return { leader: leaders.length - 1, follower: false };
+  });
+  const written = await writeRows(leaders);
+  return slots.map(({ leader, follower }) => {
+    const outcome = written[leader]!;
+    return follower && "deliveryId" in outcome ? { deliveryId: outcome.deliveryId, duplicate: true } : outcome;
+  });
+}
