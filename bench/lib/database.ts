@@ -34,9 +34,9 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
 }
 
 /**
- * The database baselines' tables, each a copy of `webhook_deliveries`: its columns, defaults, indexes and foreign keys,
- * and where `notify` is set its NOTIFY trigger (the very function the app's table uses,
- * prisma/migrations/20261122040000_delivery_notifications).
+ * The database baselines' tables, each a copy of `webhook_deliveries`: its columns, defaults, indexes and foreign key,
+ * and where `notify` is set its NOTIFY trigger (the very function the app's table uses, once per statement:
+ * prisma/migrations/20261127010000_delivery_key_and_batch_notify).
  */
 export const BASELINE_TABLES = {
   singleRow: { name: "bench_baseline", notify: false },
@@ -47,13 +47,13 @@ export const BASELINE_TABLES = {
 export async function createBaselineTables(pool: pg.Pool): Promise<void> {
   for (const { name, notify } of Object.values(BASELINE_TABLES)) {
     await pool.query(`CREATE TABLE ${name} (LIKE webhook_deliveries INCLUDING ALL)`);
-    await pool.query(`ALTER TABLE ${name} ADD FOREIGN KEY (workspace_id) REFERENCES workspaces(id) ON DELETE CASCADE`);
     await pool.query(
-      `ALTER TABLE ${name} ADD FOREIGN KEY (webhook_endpoint_id) REFERENCES webhook_endpoints(id) ON DELETE CASCADE`,
+      `ALTER TABLE ${name} ADD FOREIGN KEY (workspace_id, webhook_endpoint_id) REFERENCES webhook_endpoints(workspace_id, id) ON DELETE CASCADE`,
     );
     if (notify)
       await pool.query(
-        `CREATE TRIGGER ${name}_notify AFTER INSERT ON ${name} FOR EACH ROW EXECUTE FUNCTION signalbox_notify_delivery()`,
+        `CREATE TRIGGER ${name}_notify AFTER INSERT ON ${name} REFERENCING NEW TABLE AS created
+         FOR EACH STATEMENT EXECUTE FUNCTION signalbox_notify_deliveries_created()`,
       );
   }
 }

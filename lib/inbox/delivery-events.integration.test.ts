@@ -72,6 +72,27 @@ describe("delivery events", () => {
     expect(otherStream.events).toEqual([]);
   });
 
+  it("announces each of many deliveries that arrive together (written, and announced, in shared statements)", async () => {
+    const mine = await tenant();
+    const stream = follow(mine.key);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const answers = await Promise.all(
+      Array.from({ length: 120 }, async (_, index) => {
+        const response = await fetch(mine.endpoint.ingestUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ index }),
+        });
+        return ((await response.json()) as { deliveryId: string }).deliveryId;
+      }),
+    );
+    const created = () =>
+      stream.events.filter((event) => event.type === "delivery.created").map((event) => event.deliveryId);
+    await expect.poll(() => created().length, { timeout: 15_000 }).toBe(120);
+    expect(new Set(created())).toEqual(new Set(answers));
+    await stream.stop();
+  });
+
   it("requires authentication", async () => {
     const response = await fetch(`${reader.baseUrl}/v1/webhook-endpoints/deliveries/events`);
     expect(response.status).toBe(401);

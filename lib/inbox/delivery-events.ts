@@ -26,14 +26,25 @@ const hub = ((globalThis as Record<symbol, Hub | undefined>)[SLOT] ??= {
   connecting: null,
 });
 
+/**
+ * A notification on the channel: one acknowledged delivery, or the deliveries one INSERT created on one endpoint
+ * (`deliveryIds`, announced once per statement: prisma/migrations/20261127010000_delivery_key_and_batch_notify).
+ */
+type Announcement = DeliveryEvent | (Omit<DeliveryEvent, "deliveryId"> & { deliveryIds: string[] });
+
 function dispatch(payload: string | undefined): void {
-  let event: DeliveryEvent;
+  let announcement: Announcement;
   try {
-    event = JSON.parse(payload ?? "") as DeliveryEvent;
+    announcement = JSON.parse(payload ?? "") as Announcement;
   } catch {
     return;
   }
-  for (const listener of hub.listeners.get(event.workspaceId) ?? []) listener(event);
+  const listeners = hub.listeners.get(announcement.workspaceId);
+  if (!listeners?.size) return;
+  const { type, workspaceId, endpointId } = announcement;
+  const ids = "deliveryIds" in announcement ? announcement.deliveryIds : [announcement.deliveryId];
+  for (const deliveryId of ids)
+    for (const listener of listeners) listener({ type, workspaceId, endpointId, deliveryId });
 }
 
 async function connect(): Promise<void> {
