@@ -43,13 +43,15 @@ const INSERT = `
   JOIN webhook_endpoints e
     ON e.id = r.endpoint_id AND e.workspace_id = r.workspace_id AND e.enabled AND ${ENDPOINT_STATE} = r.endpoint_state
   ORDER BY r.ord
-  ON CONFLICT (webhook_endpoint_id, dedup_key) DO NOTHING
-  RETURNING id::text`;
+  ON CONFLICT (webhook_endpoint_id, dedup_key) DO NOTHING`;
 
-// For the rows the INSERT skipped: is their endpoint still as they saw it, and which delivery holds their claim.
-const SKIPPED = `
-  SELECT r.ord::int AS ord, e.id IS NOT NULL AS current, d.id::text AS first
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS r (workspace_id, endpoint_id, endpoint_state, dedup_key, ord)
+// Only when the INSERT wrote fewer rows than it was given (its command tag says how many): which rows were stored,
+// and for the others whether their endpoint is still as they saw it and which delivery holds their claim.
+const SETTLE = `
+  SELECT r.ord::int AS ord, s.id IS NOT NULL AS stored, e.id IS NOT NULL AS current, d.id::text AS first
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+       WITH ORDINALITY AS r (id, workspace_id, endpoint_id, endpoint_state, dedup_key, ord)
+  LEFT JOIN webhook_deliveries s ON s.id = r.id::uuid AND s.workspace_id = r.workspace_id
   LEFT JOIN webhook_endpoints e
     ON e.id = r.endpoint_id AND e.workspace_id = r.workspace_id AND e.enabled AND ${ENDPOINT_STATE} = r.endpoint_state
   LEFT JOIN webhook_deliveries d
@@ -59,23 +61,34 @@ function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: string }).code === "23503";
 }
 
-function byMessageId(a: DeliveryRowInput, b: DeliveryRowInput): number {
-  const left = `${a.endpointId}\u0000${a.dedupKey ?? ""}`;
-  const right = `${b.endpointId}\u0000${b.dedupKey ?? ""}`;
-  return left < right ? -1 : left > right ? 1 : 0;
+/** Rows sorted by their dedup claim (endpoint, then message id; rows without one first). */
+function byClaim(rows: DeliveryRowInput[]): DeliveryRowInput[] {
+  const keyed = rows.map((row) => ({
+    row,
+    key: row.dedupKey === null ? "" : `${row.endpointId}\u0000${row.dedupKey}`,
+  }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map(({ row }) => row);
 }
 
-/** A skipped row is a retry when its endpoint is unchanged and its claim is held; otherwise it is checked again. */
-async function skippedOutcomes(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
-  const { rows: found } = await dbPool().query<{ ord: number; current: boolean; first: string | null }>(SKIPPED, [
+/** A row not stored is a retry when its endpoint is unchanged and its claim is held; otherwise it is checked again. */
+async function settledOutcomes(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
+  const { rows: found } = await dbPool().query<{
+    ord: number;
+    stored: boolean;
+    current: boolean;
+    first: string | null;
+  }>(SETTLE, [
+    textArray(rows.map((row) => row.id)),
     textArray(rows.map((row) => row.workspaceId)),
     textArray(rows.map((row) => row.endpointId)),
     textArray(rows.map((row) => row.endpointState)),
     textArray(rows.map((row) => row.dedupKey)),
   ]);
   const byOrd = new Map(found.map((row) => [row.ord, row]));
-  return rows.map((_, index) => {
+  return rows.map((input, index) => {
     const row = byOrd.get(index + 1);
+    if (row?.stored) return { deliveryId: input.id, duplicate: false };
     return row?.current && row.first ? { deliveryId: row.first, duplicate: true } : { stale: true };
   });
 }
@@ -87,12 +100,12 @@ async function skippedOutcomes(rows: DeliveryRowInput[]): Promise<WriteOutcome[]
  */
 async function writeRows(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
   // Rows go in in dedup-claim order, so two batches in flight that carry the same claims (retries) wait for each other
-  // instead of deadlocking; the outcomes below are matched by id, whatever the order.
-  const ordered = rows.length > 1 ? [...rows].sort(byMessageId) : rows;
-  let inserted: Set<string>;
+  // instead of deadlocking.
+  const ordered = rows.length > 1 ? byClaim(rows) : rows;
+  let written: number | null;
   try {
     // The bodies go to the socket from the buffers they were read into (lib/db/piecewise-query.ts).
-    const { rows: returned } = await piecewiseQuery<{ id: string }>(dbPool(), INSERT, [
+    ({ rowCount: written } = await piecewiseQuery(dbPool(), INSERT, [
       [textArray(ordered.map((row) => row.id))],
       [textArray(ordered.map((row) => row.workspaceId))],
       [textArray(ordered.map((row) => row.endpointId))],
@@ -104,21 +117,15 @@ async function writeRows(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
       [textArray(ordered.map((row) => row.query))],
       [textArray(ordered.map((row) => row.dedupKey))],
       [jsonbArray(ordered.map((row) => row.signature))],
-    ]);
-    inserted = new Set(returned.map((row) => row.id));
+    ]));
   } catch (error) {
     if (rows.length > 1 && !isDatabaseUnavailable(error))
       return Promise.all(rows.map(async (row) => (await writeRows([row]))[0]!));
     // A row whose endpoint was deleted between the join and the foreign-key check: checked again, then not found.
     return rows.map(() => (isForeignKeyViolation(error) ? { stale: true } : { error }));
   }
-  const skipped = rows.filter((row) => !inserted.has(row.id));
-  const skippedOutcome = new Map<string, WriteOutcome>();
-  if (skipped.length) {
-    const outcomes = await skippedOutcomes(skipped).catch((error: unknown) => skipped.map(() => ({ error })));
-    skipped.forEach((row, index) => skippedOutcome.set(row.id, outcomes[index]!));
-  }
-  return rows.map((row) => skippedOutcome.get(row.id) ?? { deliveryId: row.id, duplicate: false });
+  if (written === rows.length) return rows.map((row) => ({ deliveryId: row.id, duplicate: false }));
+  return settledOutcomes(rows).catch((error: unknown) => rows.map(() => ({ error })));
 }
 
 /**
