@@ -9,11 +9,12 @@ export class RequestAbortedError extends Error {}
 export class BodyTooSlowError extends Error {}
 
 /**
- * All ingest bodies held at once (read, or waiting for their batch to be written), in bytes. 100 concurrent 1 MiB
- * uploads then cost tens of megabytes rather than a hundred or more: while it is stored a body is held as its bytes,
- * then copied once more into its batch's parameter and once into the message that carries it to PostgreSQL.
+ * All ingest bodies held at once (read, or waiting for their batch to be written), in bytes: enough for the batches in
+ * flight (six of up to 2 MiB, lib/inbox/ingest-delivery.ts) and as many again being read, so that a hundred concurrent
+ * 1 MiB uploads cost tens of megabytes rather than a hundred, without starving the writes. A body is held once, as the
+ * bytes it arrived in; it goes to PostgreSQL from that buffer (lib/db/piecewise-query.ts).
  */
-const BODY_BYTES_IN_FLIGHT = 16 * 1024 * 1024;
+const BODY_BYTES_IN_FLIGHT = 32 * 1024 * 1024;
 
 const BUDGET_SLOT = Symbol.for("signalbox.ingestBodyBudget");
 function bodyBudget(): ByteBudget {

@@ -32,19 +32,20 @@ const notFound = () => new ApiError("not_found", "No webhook endpoint at this ad
  */
 const MAX_CHECKS = 3;
 
-// One queue per process. Up to 100 rows or 4 MiB of bodies per INSERT. One batch in flight while the next fills up;
-// more (up to four, each on its own connection) only while whole batches wait, which with large bodies is most of the
-// time: PostgreSQL then compresses and writes them on every core. A body near the 1 MiB limit goes in a batch of four.
+// One queue per process. Up to 100 rows or 2 MiB of bodies per INSERT. One batch in flight while the next fills up;
+// more (up to six, each on its own connection) only while whole batches wait, which with large bodies is most of the
+// time: PostgreSQL then compresses and writes them on every core. A body near the 1 MiB limit goes in a batch of two
+// (batches of four such bodies cost PostgreSQL a fifth more CPU per row, and hold more memory per connection).
 const QUEUE_SLOT = Symbol.for("signalbox.ingestDeliveries");
 
 function deliveries(): BatchQueue<DeliveryRowInput, WriteOutcome> {
   const holder = globalThis as typeof globalThis & { [QUEUE_SLOT]?: BatchQueue<DeliveryRowInput, WriteOutcome> };
   holder[QUEUE_SLOT] ??= createBatchQueue({
     flush: flushDeliveries,
-    maxInFlight: 4,
+    maxInFlight: 6,
     overlapFullBatchesOnly: true,
     maxItems: 100,
-    maxWeight: 4 * 1024 * 1024,
+    maxWeight: 2 * 1024 * 1024,
     weight: (row) => row.body.byteLength,
   });
   return holder[QUEUE_SLOT];
