@@ -1,9 +1,11 @@
 import { connect, type Socket } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "@/lib/auth/api-keys";
+import { createWorkspace } from "@/lib/auth/workspaces";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { INGEST_PATHS } from "@/test/ingest-paths";
-import { createEndpoint, printedLiveKey, report, sleep } from "./harness";
+import { createEndpoint, report, sleep } from "./harness";
 
 /*
  * Issue #18, item 1: forty senders declare a 1 MiB body and trickle it a byte at a time. They must not hold back
@@ -121,7 +123,8 @@ describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
 
   describe("slow senders", () => {
     it(`${SLOW_SENDERS} trickling 1 MiB bodies leave other endpoints' deliveries fast, and are cut`, async () => {
-      const key = printedLiveKey(app);
+      const workspace = await createWorkspace({ name: `slow senders, ${ingestPath.name}` });
+      const { key } = await createApiKey({ workspaceId: workspace.id, name: "slow senders", mode: "live" });
       const slowTarget = await createEndpoint(app.baseUrl, key, "slow target");
       const others = [
         await createEndpoint(app.baseUrl, key, "other 1"),
