@@ -671,7 +671,7 @@ describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
       expect(at).toBeLessThanOrEqual(after + 1_000);
     });
 
-    it("uses the socket peer as sourceIp and ignores X-Forwarded-For from an untrusted peer", async () => {
+    it("uses the socket peer as sourceIp and ignores X-Forwarded-For (and our own stamp) from an untrusted peer", async () => {
       const plain = await fetchDelivery(await ingestOk(endpoint.id, { body: "peer" }));
       expect(plain.sourceIp).toBe("127.0.0.1");
       const forwarded = await fetchDelivery(
@@ -679,6 +679,12 @@ describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
       );
       expect(forwarded.sourceIp).toBe("127.0.0.1");
       expect(forwarded.headers["x-forwarded-for"]).toBe("203.0.113.9");
+      // The header the launcher stamps for the route handler (lib/auth/sign-in-source.ts): a client's is no source.
+      const stamped = await fetchDelivery(
+        await ingestOk(endpoint.id, { body: "forged stamp", headers: { "x-signalbox-source-ip": "203.0.113.9" } }),
+      );
+      expect(stamped.sourceIp).toBe("127.0.0.1");
+      expect(stamped.headers["x-signalbox-source-ip"]).toBe("203.0.113.9");
     });
 
     describe("behind a trusted proxy", () => {
