@@ -139,7 +139,7 @@ async function main(): Promise<void> {
       const ingest = matchIngestPath(request.url ?? "");
       if (ingest && (env.INGEST_FAST_PATH || !routeHandlerServes(request.method, ingest)))
         return void handleIngestRequest(request, response, ingest);
-      // Sign-in throttling (and ingest through the route handler) counts per source address: resolved here, where the
+      // Sign-in throttling counts per source address, and the ingest route handler records it: resolved here, where the
       // socket is (lib/auth/sign-in-source.ts).
       const forwardedFor = [request.headers["x-forwarded-for"] ?? []].flat().join(", ") || null;
       stampSourceIp(request, resolveSourceIp(request.socket.remoteAddress ?? "", forwardedFor, trustedProxies()));

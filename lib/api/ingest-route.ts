@@ -15,7 +15,7 @@ import { ingestRequest, type IngestTarget } from "./ingest-request";
  *
  * Next.js hands the handler a fetch Request built from Node's parsed headers: repeats of some headers dropped
  * (content-type, user-agent, …), cookies joined with "; ", x-forwarded-host/-port/-proto/-for added when the sender sent
- * none, its internal headers removed, and the URL re-encoded (' " < > and non-ASCII in the query). When the launcher
+ * none, its internal headers removed, and the query string re-serialized from its parsed form. When the launcher
  * passes the request on, it hands over what it received (the header lines and the target as sent) beside the
  * request, in an AsyncLocalStorage no client can write to, and stamps the source address (lib/auth/sign-in-source.ts);
  * without the launcher, the handler stores what Next.js passes.
@@ -98,17 +98,16 @@ export async function handleIngestRoute(
     case "aborted":
       return new Response(null, { status: 400 }); // nobody is left to read it
     case "refused": {
-      // The answer goes out at once; it ends only once the rest of the body is drained (see DRAIN_MAX_BYTES).
+      // The answer goes out at once and ends once the rest of the body is drained (lib/api/ingest-body.ts): ending it
+      // with input unread would let Node reset the connection before the sender has read it.
       const bytes = new Uint8Array(await outcome.answer.arrayBuffer());
-      const headers = new Headers(outcome.answer.headers);
-      headers.set("content-length", String(bytes.length));
       const stream = new ReadableStream<Uint8Array>({
         start: (controller) => {
           controller.enqueue(bytes);
           void body.drain().then(() => controller.close());
         },
       });
-      return new Response(stream, { status: outcome.answer.status, headers });
+      return new Response(stream, { status: outcome.answer.status, headers: outcome.answer.headers });
     }
   }
 }
