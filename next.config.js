@@ -64,6 +64,7 @@ const nextConfig = {
       { source: "/:path*", headers: pageHeaders },
       { source: "/v1/:path*", headers: apiHeaders },
       { source: "/healthz", headers: apiHeaders },
+      { source: "/webhooks/:path*", headers: apiHeaders },
     ];
   },
 };

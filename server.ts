@@ -16,6 +16,7 @@ import { disconnectDb } from "@/lib/db/client";
 import { openDatabaseServer } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { handleIngestRequest, matchIngestPath } from "@/lib/api/ingest-http";
+import { passIngestToNext, routeHandlerServes } from "@/lib/api/ingest-route";
 import { stampSourceIp } from "@/lib/auth/sign-in-source";
 import { resolveSourceIp, trustedProxies } from "@/lib/inbox/source-ip";
 import { buildApp, staleBuildReason } from "@/lib/launcher/build";
@@ -133,12 +134,17 @@ async function main(): Promise<void> {
     server = createServer(serverTimeouts(env), (request, response) => {
       // `*` and absolute URLs as targets (Next.js: a 500, a redirect to the named host): lib/api/request-target.ts.
       if (answerRequestTarget(request, response)) return;
-      // Webhook ingest is answered here, on plain node:http (lib/api/ingest-http.ts); everything else is Next.js.
+      // Webhook ingest is answered here, on plain node:http (lib/api/ingest-http.ts), unless INGEST_FAST_PATH=false hands
+      // it to the route handler (what Next.js would refuse before the handler runs stays here); the rest is Next.js.
       const ingest = matchIngestPath(request.url ?? "");
-      if (ingest) return void handleIngestRequest(request, response, ingest);
-      // Sign-in throttling counts per source address: resolved here, where the socket is (lib/auth/sign-in-source.ts).
+      if (ingest && (env.INGEST_FAST_PATH || !routeHandlerServes(request.method, ingest)))
+        return void handleIngestRequest(request, response, ingest);
+      // Sign-in throttling counts per source address, and the ingest route handler records it: resolved here, where the
+      // socket is (lib/auth/sign-in-source.ts).
       const forwardedFor = [request.headers["x-forwarded-for"] ?? []].flat().join(", ") || null;
       stampSourceIp(request, resolveSourceIp(request.socket.remoteAddress ?? "", forwardedFor, trustedProxies()));
+      // INGEST_FAST_PATH=false: the route handler gets the request as received (lib/api/ingest-route.ts).
+      if (ingest) return passIngestToNext(request, ingest, () => void handle(request, response));
       // API paths Next.js would answer without the API error body (bad %-encoding, unexported methods): lib/api/preflight.ts.
       if (!answerApiPreflight(request, response)) {
         // A callback cookie next-auth cannot parse made every session read a 500: lib/api/callback-cookie.ts.

@@ -3,8 +3,9 @@
  * machine over loopback, in one run, so every target is a ratio against a baseline measured minutes apart:
  *
  * 1. a fresh production build if the sources changed, and a fresh embedded PostgreSQL in a temporary folder;
- * 2. the real app (the launcher, server.ts, in its own process) and the bare node:http baselines (bench/baselines/):
- *    single-row INSERT (and its twin with the NOTIFY trigger), group commit, and no database at all;
+ * 2. the real app (the launcher, server.ts, in its own process; a second one with INGEST_FAST_PATH=false for ingest
+ *    through the Next.js route handler) and the bare node:http baselines (bench/baselines/): single-row INSERT (and
+ *    its twin with the NOTIFY trigger), group commit, and no database at all;
  * 3. scenarios: ingest, enrichment, listing, ack (bench/scenarios/), each load generated in its own process (bench/load.ts);
  * 4. a table of the targets and whether each holds; the figures are written to bench/results/ (git-ignored).
  *
@@ -110,7 +111,7 @@ async function main(): Promise<number> {
     const listingAccount = await createBenchAccount("Bench listing", placeholderBase);
     const enrichmentAccount = await createBenchAccount("Bench enrichment", placeholderBase);
 
-    const app = await startServerProcess("server.ts", {
+    const appEnv = {
       DATABASE_URL: database.url,
       SIGNALBOX_SECRET: process.env.SIGNALBOX_SECRET,
       HUNTER_API_KEY: fake.apiKey,
@@ -118,8 +119,12 @@ async function main(): Promise<number> {
       OUTBOUND_ALLOW_LOOPBACK: "true",
       ENRICHMENT_PROVIDERS_DISABLED: "website,fingerprints,company-store,public-filings",
       ENRICHMENT_PROVIDER_ORDER: "hunter",
-    });
+    };
+    const app = await startServerProcess("server.ts", appEnv);
     processes.push(app);
+    // The same app with ingest through the Next.js route handler, for the ingest scenario.
+    const routeHandlerApp = await startServerProcess("server.ts", { ...appEnv, INGEST_FAST_PATH: "false" });
+    processes.push(routeHandlerApp);
     // A database baseline writes rows of the ingest account into its own table (bench/baselines/baseline-table.ts).
     const startBaseline = async (script: string, table?: string) => {
       const env = table && {
@@ -139,12 +144,14 @@ async function main(): Promise<number> {
       noDatabase: await startBaseline("no-database.ts"),
     };
     log(
-      `app on ${app.baseUrl}, baselines on ${Object.entries(baselines)
+      `app on ${app.baseUrl} (route handler ingest: ${routeHandlerApp.baseUrl}), baselines on ${Object.entries(
+        baselines,
+      )
         .map(([name, server]) => `${server.baseUrl} (${name})`)
         .join(", ")}`,
     );
 
-    const context: BenchContext = { config, pool: database.pool, app, baselines, log };
+    const context: BenchContext = { config, pool: database.pool, app, routeHandlerApp, baselines, log };
     const plan: [ScenarioName, () => Promise<ScenarioOutcome>][] = [
       ["ingest", () => ingestScenario(context, ingestAccount.endpointId)],
       // Before the million-row seed, whose autovacuum and checkpoint tail would otherwise land in its figures.

@@ -42,6 +42,14 @@ describe("parseEnv", () => {
     });
   });
 
+  it("serves ingest on the launcher's fast path unless INGEST_FAST_PATH turns it off", () => {
+    expect(parseEnv({}).INGEST_FAST_PATH).toBe(true);
+    expect(parseEnv({ INGEST_FAST_PATH: "" }).INGEST_FAST_PATH).toBe(true);
+    expect(parseEnv({ INGEST_FAST_PATH: "false" }).INGEST_FAST_PATH).toBe(false);
+    expect(parseEnv({ INGEST_FAST_PATH: "0" }).INGEST_FAST_PATH).toBe(false);
+    expect(() => parseEnv({ INGEST_FAST_PATH: "off" })).toThrowError(/INGEST_FAST_PATH/);
+  });
+
   it("refuses malformed port overrides and flags", () => {
     expect(() => parseEnv({ OUTBOUND_TEST_PORTS: "ftp=21" })).toThrowError(/OUTBOUND_TEST_PORTS/);
     expect(() => parseEnv({ OUTBOUND_ALLOW_LOOPBACK: "yes" })).toThrowError(/OUTBOUND_ALLOW_LOOPBACK/);

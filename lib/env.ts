@@ -7,10 +7,12 @@ const optionalString = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
-const flag = z
-  .enum(["true", "false", "1", "0", ""])
-  .default("")
-  .transform((value) => value === "true" || value === "1");
+/** "true"/"1" or "false"/"0"; unset or empty: `fallback`. */
+const flag = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", ""])
+    .default("")
+    .transform((value) => (value === "" ? fallback : value === "true" || value === "1"));
 
 /** "http=8080,https=8443" → { http: 8080, https: 8443 }. */
 const portOverrides = z
@@ -59,6 +61,11 @@ const envSchema = z.object({
    */
   INGEST_MIN_BYTES_PER_SECOND: z.coerce.number().int().min(0).max(1_073_741_824).default(1_024),
   INGEST_BODY_RATE_GRACE_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  /**
+   * The launcher answers webhook ingest itself, on plain node:http (lib/api/ingest-http.ts); false hands it to the
+   * Next.js route handler (app/webhooks/ingest/[hookId]/route.ts), as deployments without the launcher serve it.
+   */
+  INGEST_FAST_PATH: flag(true),
   PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
   /** Signs pagination cursors (and later sessions). Generated and kept in the database when not set. */
   SIGNALBOX_SECRET: optionalString.pipe(z.string().min(32, { error: "must be at least 32 characters" }).optional()),
@@ -138,7 +145,7 @@ const envSchema = z.object({
   /** Pages the website collector reads per company. */
   CRAWL_MAX_PAGES: z.coerce.number().int().min(1).max(50).default(12),
   /** Tests only: let collectors reach loopback (127.0.0.0/8, ::1). Never set in production. */
-  OUTBOUND_ALLOW_LOOPBACK: flag,
+  OUTBOUND_ALLOW_LOOPBACK: flag(false),
   /** Tests only: connect URLs without a port to these ports ("http=8080,https=8443"), so fake sites need no port 80. */
   OUTBOUND_TEST_PORTS: portOverrides,
 });

@@ -37,6 +37,8 @@ export interface BenchContext {
   config: BenchConfig;
   pool: pg.Pool;
   app: ServerProcess;
+  /** A second app process with INGEST_FAST_PATH=false: ingest through the Next.js route handler. */
+  routeHandlerApp: ServerProcess;
   baselines: Baselines;
   log: (message: string) => void;
 }

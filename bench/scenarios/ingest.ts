@@ -9,7 +9,10 @@ const SMALL_BODY = 1024;
 const RSS_LIMIT = 400 * 1024 * 1024;
 const MAXIMUM_P99_RATIO = 1.5;
 
-type TargetName = "app" | "groupCommit" | "singleRow" | "singleRowNotify" | "noDatabase";
+type TargetName = "app" | "routeHandler" | "groupCommit" | "singleRow" | "singleRowNotify" | "noDatabase";
+
+/** The baselines: every server but the app's two ingest paths. */
+const isBaseline = (name: TargetName) => name !== "app" && name !== "routeHandler";
 
 interface Target {
   name: TargetName;
@@ -105,31 +108,43 @@ type MeasuredLoad = Awaited<ReturnType<typeof measureLoad>>;
 
 /**
  * What the app is held to at a load: at small bodies the group-commit baseline (≥ 0.8× its req/s), at larger ones the
- * better of the two database baselines (≥ 1.0×); and at every size a p99 at most 1.5× that baseline's.
+ * better of the two database baselines (≥ 1.0×); and at every size a p99 at most 1.5× that baseline's. The targets
+ * are the fast path's; the route handler's ratios to the same baselines (and to the fast path) are reported only.
  */
 function comparisonOf({ load, byTarget }: MeasuredLoad) {
   const figures = (name: TargetName) => byTarget.get(name)!;
   const app = figures("app").best;
+  const routeHandler = figures("routeHandler").best;
   const groupCommit = figures("groupCommit").best;
   const singleRow = figures("singleRow").best;
   const small = load.bodyBytes <= SMALL_BODY;
   const reference = small || groupCommit.rps >= singleRow.rps ? groupCommit : singleRow;
+  const ratiosOf = (server: IngestRun) => ({
+    throughputRatio: server.rps / reference.rps,
+    p99Ratio: server.latency.p99 / reference.latency.p99,
+    vsGroupCommit: server.rps / groupCommit.rps,
+    vsSingleRow: server.rps / singleRow.rps,
+    vsNoDatabase: server.rps / figures("noDatabase").best.rps,
+  });
+  const fastPath = ratiosOf(app);
   return {
     reference: reference.target,
     minimumThroughputRatio: small ? 0.8 : 1,
-    throughputRatio: app.rps / reference.rps,
-    p99Ratio: app.latency.p99 / reference.latency.p99,
-    appVsGroupCommit: app.rps / groupCommit.rps,
-    appVsSingleRow: app.rps / singleRow.rps,
-    appVsNoDatabase: app.rps / figures("noDatabase").best.rps,
+    throughputRatio: fastPath.throughputRatio,
+    p99Ratio: fastPath.p99Ratio,
+    appVsGroupCommit: fastPath.vsGroupCommit,
+    appVsSingleRow: fastPath.vsSingleRow,
+    appVsNoDatabase: fastPath.vsNoDatabase,
+    routeHandler: { ...ratiosOf(routeHandler), vsFastPath: routeHandler.rps / app.rps },
   };
 }
 
 /**
  * Ingest throughput, latency and memory: JSON bodies of 1 KB, 100 KB and 1 MiB at fixed concurrency against the app's
- * ingest path and the bare baselines (bench/baselines/): single-row INSERT (and its twin with the NOTIFY trigger),
- * group commit, and HTTP with no database, the ceiling. Reports the best run of each, every server's peak RSS, and
- * the app's ratios to each baseline.
+ * two ingest paths (the launcher's fast path, and the Next.js route handler of a second app process started with
+ * INGEST_FAST_PATH=false) and the bare baselines (bench/baselines/): single-row INSERT (and its twin with the NOTIFY
+ * trigger), group commit, and HTTP with no database, the ceiling. Reports the best run of each, every server's peak
+ * RSS, and both paths' ratios to each baseline.
  */
 export async function ingestScenario(context: BenchContext, endpointId: string): Promise<ScenarioOutcome> {
   const { config, baselines, log } = context;
@@ -143,9 +158,15 @@ export async function ingestScenario(context: BenchContext, endpointId: string):
     bare("groupCommit", "bare group commit", baselines.groupCommit),
     {
       name: "app",
-      label: "app ingest",
+      label: "app ingest, fast path",
       server: context.app,
       url: `${context.app.baseUrl}/webhooks/ingest/${endpointId}`,
+    },
+    {
+      name: "routeHandler",
+      label: "app ingest, Next.js route handler",
+      server: context.routeHandlerApp,
+      url: `${context.routeHandlerApp.baseUrl}/webhooks/ingest/${endpointId}`,
     },
     bare("singleRow", "bare single-row INSERT", baselines.singleRow),
     bare("noDatabase", "bare HTTP, no database", baselines.noDatabase),
@@ -173,7 +194,7 @@ export async function ingestScenario(context: BenchContext, endpointId: string):
       0,
     );
   const appNon200 = non200Of((name) => name === "app");
-  const baselineNon200 = non200Of((name) => name !== "app");
+  const baselineNon200 = non200Of(isBaseline);
 
   const checks: Check[] = compared.flatMap(({ load, byTarget, comparison }) => {
     const app = byTarget.get("app")!.best;
@@ -246,14 +267,26 @@ export async function ingestScenario(context: BenchContext, endpointId: string):
           "group commit",
           "single-row",
           "no database",
-          "app p99 ÷ reference p99 (reference)",
+          "fast path",
+          "p99 ÷ reference p99 (reference)",
         ],
-        rows: compared.map(({ load, comparison }) => [
-          loadLabel(load),
-          ratio(comparison.appVsGroupCommit),
-          ratio(comparison.appVsSingleRow),
-          ratio(comparison.appVsNoDatabase),
-          `${ratio(comparison.p99Ratio)} (${labelOf(comparison.reference)})`,
+        rows: compared.flatMap(({ load, comparison }) => [
+          [
+            `${loadLabel(load)}, fast path`,
+            ratio(comparison.appVsGroupCommit),
+            ratio(comparison.appVsSingleRow),
+            ratio(comparison.appVsNoDatabase),
+            "",
+            `${ratio(comparison.p99Ratio)} (${labelOf(comparison.reference)})`,
+          ],
+          [
+            `${loadLabel(load)}, route handler`,
+            ratio(comparison.routeHandler.vsGroupCommit),
+            ratio(comparison.routeHandler.vsSingleRow),
+            ratio(comparison.routeHandler.vsNoDatabase),
+            ratio(comparison.routeHandler.vsFastPath),
+            `${ratio(comparison.routeHandler.p99Ratio)} (${labelOf(comparison.reference)})`,
+          ],
         ]),
       },
     ],

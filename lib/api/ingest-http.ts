@@ -1,17 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorResponse } from "@/lib/api/error-response";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/errors";
-import { enforceIngestRateLimit } from "@/lib/ratelimit/limits";
-import { ingestDelivery } from "@/lib/inbox/ingest-delivery";
 import { MAX_DELIVERY_BYTES } from "@/lib/inbox/payload";
 import { resolveSourceIp, trustedProxies } from "@/lib/inbox/source-ip";
-import { BodyTooSlowError, ingestBody, RequestAbortedError } from "./ingest-body";
+import { DRAIN_MAX_BYTES, DRAIN_MAX_MS, ingestBody } from "./ingest-body";
+import { acknowledgement, ingestRequest, type IngestTarget } from "./ingest-request";
 
 const INGEST_PATH = /^\/webhooks\/ingest\/([^/?#]+)\/?(?:\?(.*))?$/;
 
 /** The endpoint id when `url` is an ingest address (`/webhooks/ingest/:hookId[?query]`), else null. */
-export function matchIngestPath(url: string): { hookId: string; query: string } | null {
+export function matchIngestPath(url: string): IngestTarget | null {
   const match = INGEST_PATH.exec(url);
   if (!match?.[1]) return null;
   let hookId: string;
@@ -36,13 +33,6 @@ export function receivedHeaders(rawHeaders: string[]): Record<string, string> {
   }
   return headers;
 }
-
-// After refusing a body, the rest of it is read and discarded (within these bounds) before the response ends: Node
-// closes a connection as soon as a response ends when the sender asked for `Connection: close`, and closing with unread
-// input sends a TCP reset that can reach the sender before our answer. Past the bounds the sender is abusive and the
-// connection is cut.
-const DRAIN_MAX_BYTES = 8 * 1024 * 1024;
-const DRAIN_MAX_MS = 5_000;
 
 /** Sends the whole answer now; ends the response only once the request is fully read (or cut past the bounds). */
 function answerAfterDraining(request: IncomingMessage, response: ServerResponse, body: Buffer): void {
@@ -83,55 +73,40 @@ async function send(
 
 /**
  * POST /webhooks/ingest/:hookId, served by the launcher on plain node:http rather than by Next.js: the handler sees
- * the socket's peer and the headers exactly as sent, and the hot path skips the framework. Same error body as the API.
+ * the socket's peer and the headers exactly as sent, and the hot path skips the framework. The same requests reach
+ * app/webhooks/ingest/[hookId]/route.ts when the launcher is not in front or INGEST_FAST_PATH=false.
  */
 export async function handleIngestRequest(
   request: IncomingMessage,
   response: ServerResponse,
-  target: { hookId: string; query: string },
+  target: IngestTarget,
 ): Promise<void> {
-  let answer: Response;
-  let refusedBody = false;
-  const body = ingestBody(request, MAX_DELIVERY_BYTES, {
-    minBytesPerSecond: env().INGEST_MIN_BYTES_PER_SECOND,
-    graceMs: env().INGEST_BODY_RATE_GRACE_MS,
+  const headers = receivedHeaders(request.rawHeaders);
+  const outcome = await ingestRequest({
+    method: request.method ?? "",
+    target,
+    headers,
+    sourceIp: resolveSourceIp(request.socket.remoteAddress ?? "", headers["x-forwarded-for"] ?? null, trustedProxies()),
+    body: ingestBody(request, MAX_DELIVERY_BYTES, {
+      minBytesPerSecond: env().INGEST_MIN_BYTES_PER_SECOND,
+      graceMs: env().INGEST_BODY_RATE_GRACE_MS,
+    }),
   });
-  try {
-    if (request.method !== "POST") {
-      throw new ApiError("method_not_allowed", `${request.method} is not allowed here. Senders POST to this address.`, {
-        headers: { allow: "POST" },
-      });
-    }
-    const headers = receivedHeaders(request.rawHeaders);
-    const { deliveryId } = await ingestDelivery({
-      hookId: target.hookId,
-      headers,
-      // Called once the endpoint is known and enabled, so only real endpoints are counted (429 before any body is read).
-      readBody: async () => {
-        await enforceIngestRateLimit(target.hookId);
-        return body.read();
-      },
-      sourceIp: resolveSourceIp(
-        request.socket.remoteAddress ?? "",
-        headers["x-forwarded-for"] ?? null,
-        trustedProxies(),
-      ),
-      query: target.query,
-    }).finally(body.release);
-    // The hot path answers directly: building a fetch Response and reading it back costs more than the answer itself.
-    const answerBody = Buffer.from(JSON.stringify({ received: true, deliveryId }));
-    response.writeHead(200, { "content-type": "application/json", "content-length": String(answerBody.length) });
-    response.end(answerBody);
-    return;
-  } catch (error) {
-    if (error instanceof RequestAbortedError) return; // nobody left to answer, nothing stored
-    // As Node answers a request that outlives HTTP_REQUEST_TIMEOUT_MS; the rest of a body this slow is not awaited.
-    if (error instanceof BodyTooSlowError) {
-      response.writeHead(408, { connection: "close", "content-length": "0" }).end();
+  switch (outcome.kind) {
+    case "stored": {
+      // The hot path answers directly: building a fetch Response and reading it back costs more than the answer itself.
+      const answerBody = acknowledgement(outcome.deliveryId);
+      response.writeHead(200, { "content-type": "application/json", "content-length": String(answerBody.length) });
+      response.end(answerBody);
       return;
     }
-    refusedBody = !request.readableEnded;
-    answer = errorResponse(error);
+    case "too_slow":
+      // As Node answers a request that outlives HTTP_REQUEST_TIMEOUT_MS; the rest of a body this slow is not awaited.
+      response.writeHead(408, { connection: "close", "content-length": "0" }).end();
+      return;
+    case "aborted":
+      return;
+    case "refused":
+      await send(request, response, outcome.answer, !request.readableEnded);
   }
-  await send(request, response, answer, refusedBody);
 }

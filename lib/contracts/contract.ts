@@ -34,7 +34,10 @@ export interface Contract {
   tag: ApiTag;
   summary: string;
   description?: string;
-  /** `next`: a route file under `app/` (the default). `launcher`: answered by server.ts before Next.js (ingest). */
+  /**
+   * `next`: a route file under `app/` (the default). `launcher`: answered by server.ts before Next.js (ingest; its
+   * route file serves it without the launcher, or with INGEST_FAST_PATH=false).
+   */
   servedBy?: "next" | "launcher";
   /**
    * `apiKey`: `Authorization: Bearer <key>` is required. `workspace`: a key, or a member's dashboard session.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTrustedProxies, resolveSourceIp } from "./source-ip";
+import { parseTrustedProxies, resolveForwardedSourceIp, resolveSourceIp } from "./source-ip";
 
 describe("resolveSourceIp", () => {
   const none = parseTrustedProxies("");
@@ -24,5 +24,20 @@ describe("resolveSourceIp", () => {
 
   it("refuses a malformed TRUSTED_PROXIES entry", () => {
     expect(() => parseTrustedProxies("10.0.0.0/8, proxy.local")).toThrow(/proxy\.local/);
+  });
+});
+
+describe("resolveForwardedSourceIp (no socket in sight)", () => {
+  it("believes nothing without trusted proxies: any X-Forwarded-For may be the client's own", () => {
+    expect(resolveForwardedSourceIp("203.0.113.9", parseTrustedProxies(""))).toBe("unknown");
+    expect(resolveForwardedSourceIp(null, parseTrustedProxies(""))).toBe("unknown");
+  });
+
+  it("reads X-Forwarded-For through the trusted proxies as if a trusted proxy were the peer", () => {
+    const proxies = parseTrustedProxies("10.0.0.0/8, 127.0.0.1");
+    expect(resolveForwardedSourceIp("6.6.6.6, 198.51.100.7, 10.9.9.9", proxies)).toBe("198.51.100.7");
+    expect(resolveForwardedSourceIp("127.0.0.1", proxies)).toBe("127.0.0.1");
+    expect(resolveForwardedSourceIp("not-an-ip", proxies)).toBe("unknown");
+    expect(resolveForwardedSourceIp(null, proxies)).toBe("unknown");
   });
 });

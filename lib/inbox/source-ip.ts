@@ -29,22 +29,45 @@ function isTrusted(address: string, trusted: BlockList): boolean {
   return family !== 0 && trusted.check(address, family === 6 ? "ipv6" : "ipv4");
 }
 
-/**
- * The sender's address: the socket peer, unless the peer is a trusted proxy; then the nearest address in
- * X-Forwarded-For that is not itself a trusted proxy (addresses further left could be forged by the client).
- */
-export function resolveSourceIp(peer: string, forwardedFor: string | null, trusted: BlockList): string {
-  let current = normalize(peer);
-  if (!forwardedFor || !isTrusted(current, trusted)) return current;
-  const hops = forwardedFor
+/** X-Forwarded-For's addresses, nearest hop last. */
+function forwardedHops(forwardedFor: string): string[] {
+  return forwardedFor
     .split(",")
     .map(normalize)
     .filter((hop) => isIP(hop) !== 0);
+}
+
+/** Walks the hops from the nearest one: the first that is not a trusted proxy, else the furthest (or `current`). */
+function nearestUntrusted(current: string, hops: string[], trusted: BlockList): string {
   for (let index = hops.length - 1; index >= 0; index -= 1) {
     current = hops[index]!;
     if (!isTrusted(current, trusted)) return current;
   }
   return current;
+}
+
+/**
+ * The sender's address: the socket peer, unless the peer is a trusted proxy; then the nearest address in
+ * X-Forwarded-For that is not itself a trusted proxy (addresses further left could be forged by the client).
+ */
+export function resolveSourceIp(peer: string, forwardedFor: string | null, trusted: BlockList): string {
+  const current = normalize(peer);
+  if (!forwardedFor || !isTrusted(current, trusted)) return current;
+  return nearestUntrusted(current, forwardedHops(forwardedFor), trusted);
+}
+
+/** What is recorded as a sender's address when nothing in the request can be believed. */
+export const UNKNOWN_SOURCE = "unknown";
+
+/**
+ * The sender's address where the socket cannot be seen (a route handler under `next start`, which only passes
+ * headers). With TRUSTED_PROXIES set, the app is taken to be reachable only through those proxies: X-Forwarded-For is
+ * read as `resolveSourceIp` reads it behind a trusted peer. Without, any X-Forwarded-For may be the client's own
+ * invention (Next.js adds the peer only when the client sent none), so nothing is believed.
+ */
+export function resolveForwardedSourceIp(forwardedFor: string | null, trusted: BlockList): string {
+  if (trusted.rules.length === 0) return UNKNOWN_SOURCE;
+  return nearestUntrusted(UNKNOWN_SOURCE, forwardedHops(forwardedFor ?? ""), trusted);
 }
 
 let parsed: { text: string; list: BlockList } | undefined;

@@ -8,6 +8,7 @@ import { db } from "@/lib/db/client";
 import { isJsonContentType, MAX_DELIVERY_BYTES } from "@/lib/inbox/payload";
 import { SENDER_MESSAGE_ID_HEADERS } from "@/lib/inbox/sender-message-id";
 import { startApp, type RunningApp } from "@/test/app-server";
+import { INGEST_PATHS } from "@/test/ingest-paths";
 import { fuzzReport } from "./fuzz-report";
 import {
   hostileBytes,
@@ -30,7 +31,6 @@ import { rawRequest, type RawAnswer } from "./raw-http";
  * - retries with the same sender message id, however odd its bytes: one row, one id.
  */
 
-const report = fuzzReport("ingest-fuzz");
 let app: RunningApp;
 let liveKey: string;
 let endpointId: string;
@@ -222,283 +222,293 @@ const headerValue = fc.string({
 
 // ---------------------------------------------------------------------------------------------------------------
 
-beforeAll(async () => {
-  app = await startApp({ RATE_LIMIT_INGEST_PER_MINUTE: "0", RATE_LIMIT_API_PER_MINUTE: "0" });
-  const workspace = await createWorkspace({ name: "Hostile ingest" });
-  liveKey = (await createApiKey({ workspaceId: workspace.id, name: "ingest fuzz", mode: "live" })).key;
-  const create = async (name: string) =>
-    (
-      JSON.parse(
-        (await api("/v1/webhook-endpoints", { method: "POST", body: JSON.stringify({ name }) })).bytes.toString("utf8"),
-      ) as { data: { id: string } }
-    ).data.id;
-  endpointId = await create("fuzz target");
-  disabledEndpointId = await create("disabled");
-  deletedEndpointId = await create("deleted");
-  expect(
-    (
-      await api(`/v1/webhook-endpoints/${disabledEndpointId}`, {
-        method: "PATCH",
-        body: JSON.stringify({ enabled: false }),
-      })
-    ).status,
-  ).toBe(200);
-  expect((await api(`/v1/webhook-endpoints/${deletedEndpointId}`, { method: "DELETE" })).status).toBe(200);
-}, 120_000);
+describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
+  // The same cases on both paths: a property's seed comes from its name.
+  const report = fuzzReport(`ingest-fuzz on the ${ingestPath.name}`);
 
-afterAll(async () => {
-  report.print();
-  await app?.stop();
-});
-
-describe("accepted deliveries lose nothing", () => {
-  it("stores any body under any content type, and serves the exact bytes back", async () => {
-    const property = fc.record({
-      bytes: body,
-      contentType,
-      query,
-      headers: fc.array(fc.tuple(headerName, headerValue), { maxLength: 8 }),
-      trailingSlash: fc.boolean(),
-    });
-    await report.check("any body × content type × query", 250, property, async (input, record) => {
-      const headers: [string, string][] = [...input.headers];
-      if (input.contentType !== null) headers.push(["Content-Type", input.contentType]);
-      const target = `/webhooks/ingest/${endpointId}${input.trailingSlash ? "/" : ""}${input.query ? `?${input.query}` : ""}`;
-      const answer = await rawRequest(app.baseUrl, { method: "POST", target, headers, body: input.bytes });
-      report.count(record, answer.status);
-      const context = what(target, headers, input.bytes, answer);
-      expect(answer.status, context).toBe(200);
-      const { deliveryId } = JSON.parse(answer.body.toString("utf8")) as { deliveryId: string };
-
-      const raw = await api(`/v1/webhook-endpoints/deliveries/${deliveryId}/raw`);
-      expect(raw.status, context).toBe(200);
-      expect(raw.bytes.equals(Buffer.from(input.bytes)), `raw bytes differ: ${context}`).toBe(true);
-      // Node reads header bytes as latin1 and trims surrounding whitespace; the stored type is that string.
-      const sentType = input.contentType === null ? null : input.contentType.replace(/^[ \t]+|[ \t]+$/g, "");
-      // Node writes header values as UTF-8 and reads them as latin1, so only an ASCII type can be echoed byte for byte.
-      if (sentType === null || /^[\x20-\x7e]*$/.test(sentType))
-        expect(raw.headers.get("content-type"), context).toBe(sentType ?? "application/octet-stream");
-
-      const delivery = await fetchDelivery(deliveryId);
-      expect(delivery.sizeBytes, context).toBe(input.bytes.length);
-      expect(delivery.contentType, context).toBe(sentType);
-      expect(delivery.query, context).toBe(input.query);
-      expect(asJson(delivery.rawPayload), context).toEqual(asJson(expectedPayload(input.bytes, sentType)));
-      const expectedHeaders = new Map<string, string>();
-      for (const [name, value] of input.headers) {
-        const key = name.toLowerCase();
-        const trimmed = value.replace(/^[ \t]+|[ \t]+$/g, "");
-        expectedHeaders.set(key, expectedHeaders.has(key) ? `${expectedHeaders.get(key)}, ${trimmed}` : trimmed);
-      }
-      for (const [name, value] of expectedHeaders) expect(delivery.headers[name], `${name}: ${context}`).toBe(value);
-    });
-  }, 240_000);
-
-  it("keeps every header of a request with many, and refuses only what Node refuses (a value over 16 KiB: 431)", async () => {
-    const property = fc.record({
-      // Hundreds of short headers (past 1,023, where the launcher used to drop them); a huge value crosses 16 KiB.
-      many: fc.integer({ min: 0, max: 1_300 }),
-      huge: fc.oneof(
-        { weight: 2, arbitrary: fc.constant(undefined) },
-        { weight: 1, arbitrary: fc.integer({ min: 4_000, max: 17_000 }) },
-      ),
-      controlCharacter: fc.oneof(
-        { weight: 6, arbitrary: fc.constant(undefined) },
-        { weight: 1, arbitrary: fc.constantFrom(0x00, 0x01, 0x0b, 0x1f, 0x7f) },
-      ),
-    });
-    await report.check("many, huge and bad headers", 60, property, async (input, record) => {
-      const headers: [string, string][] = Array.from({ length: input.many }, (_, index) => [`h${index}`, `v${index}`]);
-      if (input.huge !== undefined) headers.push(["X-Huge", "h".repeat(input.huge)]);
-      if (input.controlCharacter !== undefined)
-        headers.push(["X-Bad", `a${String.fromCharCode(input.controlCharacter)}b`]);
-      const before = await deliveryCount();
-      const target = `/webhooks/ingest/${endpointId}`;
-      const answer = await rawRequest(app.baseUrl, { method: "POST", target, headers, body: Buffer.from("{}") });
-      report.count(record, answer.status);
-      const context = `${input.many} headers, huge ${input.huge}, control ${input.controlCharacter} → ${answer.status}`;
-      // Node's limits (no control characters; 16 KiB of header bytes, counted per batch of header lines rather than in
-      // total: one value over 16 KiB is always refused, a head of many short lines past 16 KiB may pass): its parser
-      // answers, the app never sees the request. Whatever Node lets through must be stored whole.
-      const headBytes = headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 150);
-      if (input.controlCharacter !== undefined || headBytes > 16_000) {
-        if ((input.huge ?? 0) > 16_500)
-          expect(input.controlCharacter === undefined ? [431] : [400, 431], context).toContain(answer.status);
-        expect(isNodeRefusal(answer, [400, 431]) || answer.status === 200, context).toBe(true);
-        if (answer.status !== 200) {
-          expect(await deliveryCount(), context).toBe(before);
-          return;
-        }
-      }
-      expect(answer.status, context).toBe(200);
-      const delivery = await fetchDelivery(
-        (JSON.parse(answer.body.toString("utf8")) as { deliveryId: string }).deliveryId,
-      );
-      for (const [name, value] of headers)
-        expect(delivery.headers[name.toLowerCase()], `${name} of ${context}`).toBe(value);
-    });
+  beforeAll(async () => {
+    app = await startApp({ ...ingestPath.env, RATE_LIMIT_INGEST_PER_MINUTE: "0", RATE_LIMIT_API_PER_MINUTE: "0" });
+    const workspace = await createWorkspace({ name: "Hostile ingest" });
+    liveKey = (await createApiKey({ workspaceId: workspace.id, name: "ingest fuzz", mode: "live" })).key;
+    const create = async (name: string) =>
+      (
+        JSON.parse(
+          (await api("/v1/webhook-endpoints", { method: "POST", body: JSON.stringify({ name }) })).bytes.toString(
+            "utf8",
+          ),
+        ) as { data: { id: string } }
+      ).data.id;
+    endpointId = await create("fuzz target");
+    disabledEndpointId = await create("disabled");
+    deletedEndpointId = await create("deleted");
+    expect(
+      (
+        await api(`/v1/webhook-endpoints/${disabledEndpointId}`, {
+          method: "PATCH",
+          body: JSON.stringify({ enabled: false }),
+        })
+      ).status,
+    ).toBe(200);
+    expect((await api(`/v1/webhook-endpoints/${deletedEndpointId}`, { method: "DELETE" })).status).toBe(200);
   }, 120_000);
 
-  it("keeps all of 1,500 headers", async () => {
-    // Regression: with Node's default maxHeadersCount the launcher kept the first 1,023 headers and silently dropped
-    // the rest; server.ts now sets it to 0 (no count limit; the header size limit still applies).
-    const headers: [string, string][] = Array.from({ length: 1_500 }, (_, index) => [`h${index}`, `v${index}`]);
-    const answer = await rawRequest(app.baseUrl, {
-      method: "POST",
-      target: `/webhooks/ingest/${endpointId}`,
-      headers,
-      body: Buffer.from("{}"),
-    });
-    expect(answer.status).toBe(200);
-    const delivery = await fetchDelivery(
-      (JSON.parse(answer.body.toString("utf8")) as { deliveryId: string }).deliveryId,
-    );
-    expect(headers.filter(([name, value]) => delivery.headers[name] !== value)).toEqual([]);
+  afterAll(async () => {
+    report.print();
+    await app?.stop();
   });
 
-  it("stores a retried message once, whatever bytes its sender message id holds", async () => {
-    const property = fc.record({
-      header: fc.constantFrom(...SENDER_MESSAGE_ID_HEADERS),
-      id: fc.oneof(
-        headerValue.filter((value) => value.trim() !== ""),
-        fc.integer({ min: 150, max: 4_000 }).map((length) => `\u00ff${"x".repeat(length)}`),
-      ),
-      concurrent: fc.boolean(),
-    });
-    let counter = 0;
-    await report.check("duplicate sender message ids", 50, property, async (input, record) => {
-      counter += 1;
-      const id = `${counter}-${input.id}`; // unique per case, whatever the generator repeats
-      const send = () =>
-        rawRequest(app.baseUrl, {
-          method: "POST",
-          target: `/webhooks/ingest/${endpointId}`,
-          headers: [
-            [input.header, id],
-            ["Content-Type", "application/json"],
-          ],
-          body: Buffer.from(`{"n":${counter}}`),
-        });
-      const before = await deliveryCount();
-      const answers = input.concurrent
-        ? await Promise.all([send(), send(), send()])
-        : [await send(), await send(), await send()];
-      for (const answer of answers) report.count(record, answer.status);
-      const ids = answers.map((answer) => {
-        expect(answer.status, `${input.header}: ${JSON.stringify(id).slice(0, 100)}`).toBe(200);
-        return (JSON.parse(answer.body.toString("utf8")) as { deliveryId: string }).deliveryId;
+  describe("accepted deliveries lose nothing", () => {
+    it("stores any body under any content type, and serves the exact bytes back", async () => {
+      const property = fc.record({
+        bytes: body,
+        contentType,
+        query,
+        headers: fc.array(fc.tuple(headerName, headerValue), { maxLength: 8 }),
+        trailingSlash: fc.boolean(),
       });
-      expect(new Set(ids).size).toBe(1);
-      expect(await deliveryCount()).toBe(before + 1);
-    });
-  }, 120_000);
+      await report.check("any body × content type × query", 250, property, async (input, record) => {
+        const headers: [string, string][] = [...input.headers];
+        if (input.contentType !== null) headers.push(["Content-Type", input.contentType]);
+        const target = `/webhooks/ingest/${endpointId}${input.trailingSlash ? "/" : ""}${input.query ? `?${input.query}` : ""}`;
+        const answer = await rawRequest(app.baseUrl, { method: "POST", target, headers, body: input.bytes });
+        report.count(record, answer.status);
+        const context = what(target, headers, input.bytes, answer);
+        expect(answer.status, context).toBe(200);
+        const { deliveryId } = JSON.parse(answer.body.toString("utf8")) as { deliveryId: string };
 
-  it("keeps NUL, lone surrogates and invalid UTF-8 losslessly: bytes exact, text readable", async () => {
-    // jsonb refuses \u0000 and lone surrogates; PostgreSQL text refuses NUL bytes. Such bodies are kept as text with
-    // U+FFFD in rawPayload, and byte for byte in raw_body, which …/raw serves.
-    const cases: [string | null, Buffer][] = [
-      ["application/json", Buffer.from('{"a":"x\\u0000y","b":"\\ud800","c":"\\udfff\\ud800"}')],
-      ["application/json", Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0x00, 0x22, 0x7d])], // a raw NUL byte inside a string: not JSON
-      ["text/plain", Buffer.from([0x61, 0x00, 0x00, 0x62, 0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0x63])],
-      [null, Buffer.from([0x00])],
-    ];
-    for (const [type, bytes] of cases) {
+        const raw = await api(`/v1/webhook-endpoints/deliveries/${deliveryId}/raw`);
+        expect(raw.status, context).toBe(200);
+        expect(raw.bytes.equals(Buffer.from(input.bytes)), `raw bytes differ: ${context}`).toBe(true);
+        // Node reads header bytes as latin1 and trims surrounding whitespace; the stored type is that string.
+        const sentType = input.contentType === null ? null : input.contentType.replace(/^[ \t]+|[ \t]+$/g, "");
+        // Node writes header values as UTF-8 and reads them as latin1, so only an ASCII type can be echoed byte for byte.
+        if (sentType === null || /^[\x20-\x7e]*$/.test(sentType))
+          expect(raw.headers.get("content-type"), context).toBe(sentType ?? "application/octet-stream");
+
+        const delivery = await fetchDelivery(deliveryId);
+        expect(delivery.sizeBytes, context).toBe(input.bytes.length);
+        expect(delivery.contentType, context).toBe(sentType);
+        expect(delivery.query, context).toBe(input.query);
+        expect(asJson(delivery.rawPayload), context).toEqual(asJson(expectedPayload(input.bytes, sentType)));
+        const expectedHeaders = new Map<string, string>();
+        for (const [name, value] of input.headers) {
+          const key = name.toLowerCase();
+          const trimmed = value.replace(/^[ \t]+|[ \t]+$/g, "");
+          expectedHeaders.set(key, expectedHeaders.has(key) ? `${expectedHeaders.get(key)}, ${trimmed}` : trimmed);
+        }
+        for (const [name, value] of expectedHeaders) expect(delivery.headers[name], `${name}: ${context}`).toBe(value);
+      });
+    }, 240_000);
+
+    it("keeps every header of a request with many, and refuses only what Node refuses (a value over 16 KiB: 431)", async () => {
+      const property = fc.record({
+        // Hundreds of short headers (past 1,023, where the launcher used to drop them); a huge value crosses 16 KiB.
+        many: fc.integer({ min: 0, max: 1_300 }),
+        huge: fc.oneof(
+          { weight: 2, arbitrary: fc.constant(undefined) },
+          { weight: 1, arbitrary: fc.integer({ min: 4_000, max: 17_000 }) },
+        ),
+        controlCharacter: fc.oneof(
+          { weight: 6, arbitrary: fc.constant(undefined) },
+          { weight: 1, arbitrary: fc.constantFrom(0x00, 0x01, 0x0b, 0x1f, 0x7f) },
+        ),
+      });
+      await report.check("many, huge and bad headers", 60, property, async (input, record) => {
+        const headers: [string, string][] = Array.from({ length: input.many }, (_, index) => [
+          `h${index}`,
+          `v${index}`,
+        ]);
+        if (input.huge !== undefined) headers.push(["X-Huge", "h".repeat(input.huge)]);
+        if (input.controlCharacter !== undefined)
+          headers.push(["X-Bad", `a${String.fromCharCode(input.controlCharacter)}b`]);
+        const before = await deliveryCount();
+        const target = `/webhooks/ingest/${endpointId}`;
+        const answer = await rawRequest(app.baseUrl, { method: "POST", target, headers, body: Buffer.from("{}") });
+        report.count(record, answer.status);
+        const context = `${input.many} headers, huge ${input.huge}, control ${input.controlCharacter} → ${answer.status}`;
+        // Node's limits (no control characters; 16 KiB of header bytes, counted per batch of header lines rather than in
+        // total: one value over 16 KiB is always refused, a head of many short lines past 16 KiB may pass): its parser
+        // answers, the app never sees the request. Whatever Node lets through must be stored whole.
+        const headBytes = headers.reduce((sum, [name, value]) => sum + name.length + value.length + 4, 150);
+        if (input.controlCharacter !== undefined || headBytes > 16_000) {
+          if ((input.huge ?? 0) > 16_500)
+            expect(input.controlCharacter === undefined ? [431] : [400, 431], context).toContain(answer.status);
+          expect(isNodeRefusal(answer, [400, 431]) || answer.status === 200, context).toBe(true);
+          if (answer.status !== 200) {
+            expect(await deliveryCount(), context).toBe(before);
+            return;
+          }
+        }
+        expect(answer.status, context).toBe(200);
+        const delivery = await fetchDelivery(
+          (JSON.parse(answer.body.toString("utf8")) as { deliveryId: string }).deliveryId,
+        );
+        for (const [name, value] of headers)
+          expect(delivery.headers[name.toLowerCase()], `${name} of ${context}`).toBe(value);
+      });
+    }, 120_000);
+
+    it("keeps all of 1,500 headers", async () => {
+      // Regression: with Node's default maxHeadersCount the launcher kept the first 1,023 headers and silently dropped
+      // the rest; server.ts now sets it to 0 (no count limit; the header size limit still applies).
+      const headers: [string, string][] = Array.from({ length: 1_500 }, (_, index) => [`h${index}`, `v${index}`]);
       const answer = await rawRequest(app.baseUrl, {
         method: "POST",
         target: `/webhooks/ingest/${endpointId}`,
-        headers: type ? [["Content-Type", type]] : [],
-        body: bytes,
+        headers,
+        body: Buffer.from("{}"),
       });
       expect(answer.status).toBe(200);
-      const { deliveryId } = JSON.parse(answer.body.toString("utf8")) as { deliveryId: string };
-      expect((await api(`/v1/webhook-endpoints/deliveries/${deliveryId}/raw`)).bytes.equals(bytes)).toBe(true);
-      const stored = await db().webhookDelivery.findUniqueOrThrow({
-        where: { id: deliveryId },
-        select: { rawBody: true },
+      const delivery = await fetchDelivery(
+        (JSON.parse(answer.body.toString("utf8")) as { deliveryId: string }).deliveryId,
+      );
+      expect(headers.filter(([name, value]) => delivery.headers[name] !== value)).toEqual([]);
+    });
+
+    it("stores a retried message once, whatever bytes its sender message id holds", async () => {
+      const property = fc.record({
+        header: fc.constantFrom(...SENDER_MESSAGE_ID_HEADERS),
+        id: fc.oneof(
+          headerValue.filter((value) => value.trim() !== ""),
+          fc.integer({ min: 150, max: 4_000 }).map((length) => `\u00ff${"x".repeat(length)}`),
+        ),
+        concurrent: fc.boolean(),
       });
-      expect(Buffer.from(stored.rawBody).equals(bytes)).toBe(true);
-      const { raw } = (await fetchDelivery(deliveryId)).rawPayload as { raw: string };
-      expect(raw).toBe(new TextDecoder().decode(bytes).toWellFormed().replaceAll("\u0000", "\uFFFD"));
-    }
+      let counter = 0;
+      await report.check("duplicate sender message ids", 50, property, async (input, record) => {
+        counter += 1;
+        const id = `${counter}-${input.id}`; // unique per case, whatever the generator repeats
+        const send = () =>
+          rawRequest(app.baseUrl, {
+            method: "POST",
+            target: `/webhooks/ingest/${endpointId}`,
+            headers: [
+              [input.header, id],
+              ["Content-Type", "application/json"],
+            ],
+            body: Buffer.from(`{"n":${counter}}`),
+          });
+        const before = await deliveryCount();
+        const answers = input.concurrent
+          ? await Promise.all([send(), send(), send()])
+          : [await send(), await send(), await send()];
+        for (const answer of answers) report.count(record, answer.status);
+        const ids = answers.map((answer) => {
+          expect(answer.status, `${input.header}: ${JSON.stringify(id).slice(0, 100)}`).toBe(200);
+          return (JSON.parse(answer.body.toString("utf8")) as { deliveryId: string }).deliveryId;
+        });
+        expect(new Set(ids).size).toBe(1);
+        expect(await deliveryCount()).toBe(before + 1);
+      });
+    }, 120_000);
+
+    it("keeps NUL, lone surrogates and invalid UTF-8 losslessly: bytes exact, text readable", async () => {
+      // jsonb refuses \u0000 and lone surrogates; PostgreSQL text refuses NUL bytes. Such bodies are kept as text with
+      // U+FFFD in rawPayload, and byte for byte in raw_body, which …/raw serves.
+      const cases: [string | null, Buffer][] = [
+        ["application/json", Buffer.from('{"a":"x\\u0000y","b":"\\ud800","c":"\\udfff\\ud800"}')],
+        ["application/json", Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0x00, 0x22, 0x7d])], // a raw NUL byte inside a string: not JSON
+        ["text/plain", Buffer.from([0x61, 0x00, 0x00, 0x62, 0xff, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0x63])],
+        [null, Buffer.from([0x00])],
+      ];
+      for (const [type, bytes] of cases) {
+        const answer = await rawRequest(app.baseUrl, {
+          method: "POST",
+          target: `/webhooks/ingest/${endpointId}`,
+          headers: type ? [["Content-Type", type]] : [],
+          body: bytes,
+        });
+        expect(answer.status).toBe(200);
+        const { deliveryId } = JSON.parse(answer.body.toString("utf8")) as { deliveryId: string };
+        expect((await api(`/v1/webhook-endpoints/deliveries/${deliveryId}/raw`)).bytes.equals(bytes)).toBe(true);
+        const stored = await db().webhookDelivery.findUniqueOrThrow({
+          where: { id: deliveryId },
+          select: { rawBody: true },
+        });
+        expect(Buffer.from(stored.rawBody).equals(bytes)).toBe(true);
+        const { raw } = (await fetchDelivery(deliveryId)).rawPayload as { raw: string };
+        expect(raw).toBe(new TextDecoder().decode(bytes).toWellFormed().replaceAll("\u0000", "\uFFFD"));
+      }
+    });
   });
-});
 
-describe("refused deliveries store nothing", () => {
-  it("answers unknown, disabled and deleted endpoints, traversal, other methods and oversized bodies with the documented error", async () => {
-    const property = fc.record({
-      hook: fc.oneof(
-        { weight: 3, arbitrary: hostileIdSegment },
-        {
-          weight: 1,
-          arbitrary: fc.constantFrom(
-            disabledEndpointId,
-            deletedEndpointId,
-            `${endpointId}x`,
-            endpointId.toUpperCase(),
-            `${endpointId}%00`,
-            `${endpointId}/..`,
-            `..%2f${endpointId}`,
-            `%77%65%5f${endpointId.slice(3)}`,
-          ),
-        },
-        { weight: 1, arbitrary: fc.stringMatching(/^we_[0-9A-Za-z]{1,64}$/) },
-      ),
-      method: fc.oneof(
-        { weight: 4, arbitrary: fc.constant("POST") },
-        { weight: 1, arbitrary: fc.constantFrom("GET", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PROPFIND") },
-      ),
-      oversized: fc.constantFrom("no", "no", "no", "no", "declared", "streamed"),
-      bytes: hostileBytes,
-    });
-    await report.check("refusals: endpoint, method, size", 150, property, async (input, record) => {
-      // A well-formed endpoint id (`%77%65%5f…` decodes to one) gets the oversize and method cases; others a 404.
-      const isTarget = input.hook === endpointId || input.hook === `%77%65%5f${endpointId.slice(3)}`;
-      const oversized = isTarget && input.method === "POST" ? input.oversized : "no";
-      const headers: [string, string][] = [["Content-Type", "application/octet-stream"]];
-      let bytes: Uint8Array = input.bytes;
-      if (oversized === "declared") headers.push(["Content-Length", String(MAX_DELIVERY_BYTES + 1)]);
-      if (oversized === "streamed") {
-        headers.push(["Transfer-Encoding", "chunked"]);
-        const chunk = bulkBytes(MAX_DELIVERY_BYTES + 1, 7);
-        bytes = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n0\r\n\r\n")]);
-      }
-      const before = await deliveryCount();
-      const target = `/webhooks/ingest/${input.hook}`;
-      const answer = await rawRequest(app.baseUrl, {
-        method: input.method,
-        target,
-        headers,
-        body: bytes,
-        omitContentLength: oversized !== "no",
+  describe("refused deliveries store nothing", () => {
+    it("answers unknown, disabled and deleted endpoints, traversal, other methods and oversized bodies with the documented error", async () => {
+      const property = fc.record({
+        hook: fc.oneof(
+          { weight: 3, arbitrary: hostileIdSegment },
+          {
+            weight: 1,
+            arbitrary: fc.constantFrom(
+              disabledEndpointId,
+              deletedEndpointId,
+              `${endpointId}x`,
+              endpointId.toUpperCase(),
+              `${endpointId}%00`,
+              `${endpointId}/..`,
+              `..%2f${endpointId}`,
+              `%77%65%5f${endpointId.slice(3)}`,
+            ),
+          },
+          { weight: 1, arbitrary: fc.stringMatching(/^we_[0-9A-Za-z]{1,64}$/) },
+        ),
+        method: fc.oneof(
+          { weight: 4, arbitrary: fc.constant("POST") },
+          { weight: 1, arbitrary: fc.constantFrom("GET", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "PROPFIND") },
+        ),
+        oversized: fc.constantFrom("no", "no", "no", "no", "declared", "streamed"),
+        bytes: hostileBytes,
       });
-      report.count(record, answer.status);
-      const context = what(target, headers, bytes.subarray(0, 64), answer);
-      expect(answer.noAnswer, context).toBeFalsy();
-      expect(answer.status, context).toBeLessThan(500);
-      if (isTarget && input.method === "POST" && oversized === "no") {
-        expect(answer.status, context).toBe(200);
-        return;
-      }
-      if (isNodeRefusal(answer, [400])) return expect(await deliveryCount(), context).toBe(before);
-      // A path that is not an ingest address at all (`/webhooks/ingest/a/b`, `…/we_x/..`) is Next.js's: its 404 page
-      // or its redirect of a normalized path. Else ingest answers.
-      if (!answer.headers["content-type"]?.startsWith("application/json")) {
-        expect(answer.status === 404 || (answer.status >= 300 && answer.status < 400), context).toBe(true);
-      } else {
-        expect([404, 405, 413], context).toContain(answer.status);
-        expectErrorBody(answer, context);
-        if (answer.status === 405) expect(answer.headers.allow, context).toBe("POST");
-        if (oversized !== "no") expect(answer.status, context).toBe(413);
-      }
-      expect(await deliveryCount(), context).toBe(before);
-    });
-  }, 240_000);
-});
+      await report.check("refusals: endpoint, method, size", 150, property, async (input, record) => {
+        // A well-formed endpoint id (`%77%65%5f…` decodes to one) gets the oversize and method cases; others a 404.
+        const isTarget = input.hook === endpointId || input.hook === `%77%65%5f${endpointId.slice(3)}`;
+        const oversized = isTarget && input.method === "POST" ? input.oversized : "no";
+        const headers: [string, string][] = [["Content-Type", "application/octet-stream"]];
+        let bytes: Uint8Array = input.bytes;
+        if (oversized === "declared") headers.push(["Content-Length", String(MAX_DELIVERY_BYTES + 1)]);
+        if (oversized === "streamed") {
+          headers.push(["Transfer-Encoding", "chunked"]);
+          const chunk = bulkBytes(MAX_DELIVERY_BYTES + 1, 7);
+          bytes = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n0\r\n\r\n")]);
+        }
+        const before = await deliveryCount();
+        const target = `/webhooks/ingest/${input.hook}`;
+        const answer = await rawRequest(app.baseUrl, {
+          method: input.method,
+          target,
+          headers,
+          body: bytes,
+          omitContentLength: oversized !== "no",
+        });
+        report.count(record, answer.status);
+        const context = what(target, headers, bytes.subarray(0, 64), answer);
+        expect(answer.noAnswer, context).toBeFalsy();
+        expect(answer.status, context).toBeLessThan(500);
+        if (isTarget && input.method === "POST" && oversized === "no") {
+          expect(answer.status, context).toBe(200);
+          return;
+        }
+        if (isNodeRefusal(answer, [400])) return expect(await deliveryCount(), context).toBe(before);
+        // A path that is not an ingest address at all (`/webhooks/ingest/a/b`, `…/we_x/..`) is Next.js's: its 404 page
+        // or its redirect of a normalized path. Else ingest answers.
+        if (!answer.headers["content-type"]?.startsWith("application/json")) {
+          expect(answer.status === 404 || (answer.status >= 300 && answer.status < 400), context).toBe(true);
+        } else {
+          expect([404, 405, 413], context).toContain(answer.status);
+          expectErrorBody(answer, context);
+          if (answer.status === 405) expect(answer.headers.allow, context).toBe("POST");
+          if (oversized !== "no") expect(answer.status, context).toBe(413);
+        }
+        expect(await deliveryCount(), context).toBe(before);
+      });
+    }, 240_000);
+  });
 
-describe("after the storm", () => {
-  it("is still up and logged no unhandled error", async () => {
-    expect(app.process.exitCode).toBeNull();
-    expect((await fetch(`${app.baseUrl}/healthz`)).status).toBe(200);
-    expect(app.output()).not.toMatch(/Unhandled error|uncaughtException|unhandledRejection/);
+  describe("after the storm", () => {
+    it("is still up and logged no unhandled error", async () => {
+      expect(app.process.exitCode).toBeNull();
+      expect((await fetch(`${app.baseUrl}/healthz`)).status).toBe(200);
+      expect(app.output()).not.toMatch(/Unhandled error|uncaughtException|unhandledRejection/);
+    });
   });
 });

@@ -33,27 +33,25 @@ export interface RawAnswer {
 
 const TIMEOUT_MS = 20_000;
 
-function decodeChunked(data: Buffer): Buffer {
+/** A chunked body: what arrived so far, and whether its last chunk did. */
+function decodeChunked(data: Buffer): { body: Buffer; complete: boolean } {
   const parts: Buffer[] = [];
   let offset = 0;
   for (;;) {
     const lineEnd = data.indexOf("\r\n", offset);
     if (lineEnd === -1) break;
     const size = Number.parseInt(data.subarray(offset, lineEnd).toString("latin1").split(";")[0] ?? "", 16);
-    if (!Number.isFinite(size) || size === 0) break;
+    if (!Number.isFinite(size)) break;
+    if (size === 0) return { body: Buffer.concat(parts), complete: true };
+    if (data.length < lineEnd + 2 + size + 2) break;
     parts.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
     offset = lineEnd + 2 + size + 2;
   }
-  return Buffer.concat(parts);
+  return { body: Buffer.concat(parts), complete: false };
 }
 
-function parseAnswer(data: Buffer): RawAnswer {
-  const headEnd = data.indexOf("\r\n\r\n");
-  if (headEnd === -1) {
-    if (data.length === 0) return { status: 0, headers: {}, body: Buffer.alloc(0), noAnswer: true };
-    throw new Error(`Unparseable answer: ${JSON.stringify(data.subarray(0, 200).toString("latin1"))}`);
-  }
-  const [statusLine = "", ...lines] = data.subarray(0, headEnd).toString("latin1").split("\r\n");
+function parseHead(head: string): Pick<RawAnswer, "status" | "headers"> {
+  const [statusLine = "", ...lines] = head.split("\r\n");
   const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1]);
   if (!Number.isInteger(status)) throw new Error(`Unparseable status line: ${JSON.stringify(statusLine)}`);
   const headers: Record<string, string> = {};
@@ -63,9 +61,38 @@ function parseAnswer(data: Buffer): RawAnswer {
     const value = line.slice(colon + 1).trim();
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
+  return { status, headers };
+}
+
+/**
+ * The answer at the start of `data` once all of it arrived (its Content-Length, or its last chunk), else null. A
+ * server may keep the connection open after a complete answer (to drain a body it refused).
+ */
+export function completeAnswer(data: Buffer): RawAnswer | null {
+  const headEnd = data.indexOf("\r\n\r\n");
+  if (headEnd === -1) return null;
+  const { status, headers } = parseHead(data.subarray(0, headEnd).toString("latin1"));
+  const rest = data.subarray(headEnd + 4);
+  if (/chunked/i.test(headers["transfer-encoding"] ?? "")) {
+    const { body, complete } = decodeChunked(rest);
+    return complete ? { status, headers, body } : null;
+  }
+  const length = headers["content-length"];
+  if (length === undefined || rest.length < Number(length)) return null;
+  return { status, headers, body: rest.subarray(0, Number(length)) };
+}
+
+/** Whatever answer arrived before the connection closed. */
+function parseAnswer(data: Buffer): RawAnswer {
+  const headEnd = data.indexOf("\r\n\r\n");
+  if (headEnd === -1) {
+    if (data.length === 0) return { status: 0, headers: {}, body: Buffer.alloc(0), noAnswer: true };
+    throw new Error(`Unparseable answer: ${JSON.stringify(data.subarray(0, 200).toString("latin1"))}`);
+  }
+  const { status, headers } = parseHead(data.subarray(0, headEnd).toString("latin1"));
   const rest = data.subarray(headEnd + 4);
   const body = /chunked/i.test(headers["transfer-encoding"] ?? "")
-    ? decodeChunked(rest)
+    ? decodeChunked(rest).body
     : headers["content-length"] !== undefined
       ? rest.subarray(0, Number(headers["content-length"]))
       : rest;
@@ -128,13 +155,11 @@ function sendRawRequest(baseUrl: string, request: RawRequest): Promise<RawAnswer
       const data = Buffer.concat(chunks);
       const headEnd = data.indexOf("\r\n\r\n");
       if (headEnd === -1) return;
-      const head = data.subarray(0, headEnd).toString("latin1");
       // An event stream never ends by itself: its status and headers are the answer. A complete answer is one too,
       // also when the server keeps the connection open to drain a body it refused.
-      const length = /\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1];
+      const head = data.subarray(0, headEnd).toString("latin1");
       if (/\r\ncontent-type:\s*text\/event-stream/i.test(head)) finish();
-      else if (length !== undefined && request.method !== "HEAD" && data.length - headEnd - 4 >= Number(length))
-        finish();
+      else if (request.method !== "HEAD" && completeAnswer(data)) finish();
     });
     socket.once("end", () => finish());
     socket.once("close", () => finish());

@@ -7,6 +7,7 @@ import { db } from "@/lib/db/client";
 import { createWebhookEndpoint } from "@/lib/inbox/webhook-endpoints";
 import { limitPerWindow, worstCaseAdmissions } from "@/lib/ratelimit/window-limiter";
 import { startApp, type RunningApp } from "@/test/app-server";
+import { INGEST_PATHS } from "@/test/ingest-paths";
 import { closedPort } from "@/test/enrichment-harness";
 import { errorOf, readResponse } from "@/test/http-api";
 import { dashboardHeaders, signIn } from "./sessions";
@@ -22,12 +23,13 @@ const PER_MINUTE = 60;
 const LIMIT = limitPerWindow(PER_MINUTE, WINDOW_SECONDS * 1000); // 10 per window
 const PASSWORD = "correct horse battery staple";
 
+let env: Record<string, string>;
 let first: RunningApp;
 let second: RunningApp;
 let workspaceId: string;
 
 beforeAll(async () => {
-  const env = {
+  env = {
     RATE_LIMIT_API_PER_MINUTE: String(PER_MINUTE),
     RATE_LIMIT_INGEST_PER_MINUTE: String(PER_MINUTE),
     RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS),
@@ -159,16 +161,31 @@ describe("per API key on /v1", () => {
   });
 });
 
-describe("per webhook endpoint on ingest", () => {
+// On both servers of ingest (test/ingest-paths.ts): the file's two instances serve the fast path, two more the route
+// handler.
+describe.each(INGEST_PATHS)("per webhook endpoint on ingest, on the $name", (ingestPath) => {
+  let instance: RunningApp;
+  let other: RunningApp;
+
+  beforeAll(async () => {
+    [instance, other] = ingestPath.routeHandler
+      ? await Promise.all([startApp({ ...env, ...ingestPath.env }), startApp({ ...env, ...ingestPath.env })])
+      : [first, second];
+  }, 120_000);
+
+  afterAll(async () => {
+    if (ingestPath.routeHandler) await Promise.all([instance?.stop(), other?.stop()]);
+  });
+
   it("answers 429 with Retry-After past the limit and stores nothing refused; another endpoint is unaffected", async () => {
     const [busy, quiet] = await Promise.all([
-      createWebhookEndpoint({ workspaceId, name: "busy", baseUrl: first.baseUrl }),
-      createWebhookEndpoint({ workspaceId, name: "quiet", baseUrl: first.baseUrl }),
+      createWebhookEndpoint({ workspaceId, name: "busy", baseUrl: instance.baseUrl }),
+      createWebhookEndpoint({ workspaceId, name: "quiet", baseUrl: instance.baseUrl }),
     ]);
     await freshWindow();
 
-    for (let index = 0; index < LIMIT; index++) expect((await ingest(first, busy.id, index)).status).toBe(200);
-    const refused = await ingest(first, busy.id, LIMIT);
+    for (let index = 0; index < LIMIT; index++) expect((await ingest(instance, busy.id, index)).status).toBe(200);
+    const refused = await ingest(instance, busy.id, LIMIT);
 
     expect(refused.status).toBe(429);
     expect(errorOf(refused.json)).toMatchObject({
@@ -177,18 +194,18 @@ describe("per webhook endpoint on ingest", () => {
     });
     expectRetryAfter(refused.headers);
     expect(await db().webhookDelivery.count({ where: { webhookEndpointId: busy.id } })).toBe(LIMIT);
-    expect((await ingest(first, quiet.id, 0)).status).toBe(200);
+    expect((await ingest(instance, quiet.id, 0)).status).toBe(200);
     // Unknown endpoints are not counted (nor limited): still 404.
-    expect((await ingest(first, "we_0000000000000000000000000000nope", 0)).status).toBe(404);
+    expect((await ingest(instance, "we_0000000000000000000000000000nope", 0)).status).toBe(404);
   });
 
   it("shares one endpoint's limit between two instances", async () => {
-    const endpoint = await createWebhookEndpoint({ workspaceId, name: "spread", baseUrl: first.baseUrl });
+    const endpoint = await createWebhookEndpoint({ workspaceId, name: "spread", baseUrl: instance.baseUrl });
     await freshWindow();
 
     const statuses: number[] = [];
     for (let index = 0; index < LIMIT; index++) {
-      const pair = await Promise.all([ingest(first, endpoint.id, index), ingest(second, endpoint.id, index)]);
+      const pair = await Promise.all([ingest(instance, endpoint.id, index), ingest(other, endpoint.id, index)]);
       statuses.push(...pair.map((answer) => answer.status));
     }
     const admitted = statuses.filter((status) => status === 200).length;
