@@ -21,7 +21,7 @@ import { disconnectDb } from "@/lib/db/client";
 import { buildApp, staleBuildReason } from "@/lib/launcher/build";
 import { BASELINE_TABLES, createBaselineTables, startBenchDatabase, waitForQuiet } from "./lib/database";
 import { createBenchAccount } from "./lib/fixtures";
-import { ROOT, runLoad, startServerProcess, type ServerProcess } from "./lib/processes";
+import { ROOT, runLoad, startServerProcess, trackPeakRss, type ServerProcess } from "./lib/processes";
 import { summarizeCpuProfile } from "./lib/cpu-profile";
 
 const args = new Map(
@@ -177,7 +177,9 @@ async function main(): Promise<void> {
     const pgBefore = await postgresCpu(database.pool);
     const serverBefore = await cpuTimes(server.pid);
     loadStarted = performance.now();
+    const rss = await trackPeakRss(server.pid);
     const result = await runLoad(job);
+    const peakRss = await rss.stop();
     loadMs = result.durationSeconds * 1000;
     const serverAfter = await cpuTimes(server.pid);
     const serverSystem = serverAfter.system - serverBefore.system;
@@ -192,7 +194,7 @@ async function main(): Promise<void> {
     console.info(
       [
         `Target ${target}, ${bodyBytes} B bodies × ${connections} connections, ${seconds} s; ${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, load average ${os.loadavg()[0]!.toFixed(1)}`,
-        `  ${result.rps.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ${deliveries} deliveries stored; statuses ${JSON.stringify(result.statuses)}`,
+        `  ${result.rps.toFixed(0)} req/s, p50 ${result.latency.p50.toFixed(1)} ms, p99 ${result.latency.p99.toFixed(1)} ms, server peak RSS ${(peakRss / 1048576).toFixed(0)} MiB; ${deliveries} deliveries stored; statuses ${JSON.stringify(result.statuses)}`,
         `  CPU s per 1,000 deliveries: server ${perThousand(serverCpu)}, PostgreSQL ${perThousand(postgresCpuSeconds)} (server ${serverCpu.toFixed(1)} s of which kernel ${serverSystem.toFixed(1)} s, PostgreSQL ${postgresCpuSeconds.toFixed(1)} s of ${result.durationSeconds.toFixed(1)} s)`,
         `  WAL per delivery: ${((after.walBytes - before.walBytes) / deliveries).toFixed(0)} bytes, ${((after.walRecords - before.walRecords) / deliveries).toFixed(1)} records, ${((after.walFullPageImages - before.walFullPageImages) / deliveries).toFixed(2)} full-page images`,
         `  Commits: ${commits} (${(deliveries / commits).toFixed(1)} deliveries per commit, counting every transaction of the database)`,
