@@ -58,6 +58,8 @@ export interface LoadResult {
   extracted?: { p50: number; p99: number; count: number };
   /** Latencies per request tag. */
   byTag?: Record<string, ReturnType<typeof summarize> & { count: number }>;
+  /** When the load ran (`cannon`), in ms since the epoch: the process starts well before it and exits after it. */
+  window?: { startedAt: number; endedAt: number };
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -111,6 +113,7 @@ async function runCannon(job: CannonJob): Promise<LoadResult> {
     finish = resolve;
     fail = reject;
   });
+  const startedAt = Date.now();
   const instance = autocannon(
     {
       url: job.url,
@@ -128,6 +131,7 @@ async function runCannon(job: CannonJob): Promise<LoadResult> {
     statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
   });
   const result = await done;
+  const endedAt = Date.now();
   const durationSeconds = result.duration;
   return {
     requests: latencies.length,
@@ -136,6 +140,7 @@ async function runCannon(job: CannonJob): Promise<LoadResult> {
     latency: summarize(latencies),
     statuses,
     errors: result.errors + result.timeouts,
+    window: { startedAt, endedAt },
   };
 }
 
