@@ -5,10 +5,11 @@
  * 1. a fresh production build if the sources changed, and a fresh embedded PostgreSQL in a temporary folder;
  * 2. the real app (the launcher, server.ts, in its own process) and the bare node:http baselines (bench/baselines/):
  *    single-row INSERT (and its twin with the NOTIFY trigger), group commit, and no database at all;
- * 3. scenarios: ingest, enrichment, listing, ack (bench/scenarios/), each load generated in its own process (bench/load.ts);
+ * 3. scenarios: ingest, scaling (with a second app process on the same database), enrichment, listing, ack
+ *    (bench/scenarios/), each load generated in its own process (bench/load.ts);
  * 4. a table of the targets and whether each holds; the figures are written to bench/results/ (git-ignored).
  *
- * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,enrichment,listing,ack, --strict (exit 1
+ * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,scaling,enrichment,listing,ack, --strict (exit 1
  * when a target does not hold; by default only a scenario that fails to run makes the exit code non-zero).
  */
 import { randomBytes } from "node:crypto";
@@ -34,8 +35,9 @@ import { ackScenario } from "./scenarios/ack";
 import { enrichmentScenario } from "./scenarios/enrichment";
 import { ingestScenario } from "./scenarios/ingest";
 import { listingScenario } from "./scenarios/listing";
+import { scalingScenario } from "./scenarios/scaling";
 
-const SCENARIOS = ["ingest", "enrichment", "listing", "ack"] as const;
+const SCENARIOS = ["ingest", "scaling", "enrichment", "listing", "ack"] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -109,8 +111,9 @@ async function main(): Promise<number> {
     const ingestAccount = await createBenchAccount("Bench ingest", placeholderBase);
     const listingAccount = await createBenchAccount("Bench listing", placeholderBase);
     const enrichmentAccount = await createBenchAccount("Bench enrichment", placeholderBase);
+    const scalingAccount = await createBenchAccount("Bench scaling", placeholderBase);
 
-    const app = await startServerProcess("server.ts", {
+    const appEnv = {
       DATABASE_URL: database.url,
       SIGNALBOX_SECRET: process.env.SIGNALBOX_SECRET,
       HUNTER_API_KEY: fake.apiKey,
@@ -118,8 +121,12 @@ async function main(): Promise<number> {
       OUTBOUND_ALLOW_LOOPBACK: "true",
       ENRICHMENT_PROVIDERS_DISABLED: "website,fingerprints,company-store,public-filings",
       ENRICHMENT_PROVIDER_ORDER: "hunter",
-    });
+    };
+    const app = await startServerProcess("server.ts", appEnv);
     processes.push(app);
+    // The scaling scenario's second instance: another launcher on the same database, as behind a load balancer.
+    const secondApp = selected("scaling") ? await startServerProcess("server.ts", appEnv) : undefined;
+    if (secondApp) processes.push(secondApp);
     // A database baseline writes rows of the ingest account into its own table (bench/baselines/baseline-table.ts).
     const startBaseline = async (script: string, table?: string) => {
       const env = table && {
@@ -147,6 +154,7 @@ async function main(): Promise<number> {
     const context: BenchContext = { config, pool: database.pool, app, baselines, log };
     const plan: [ScenarioName, () => Promise<ScenarioOutcome>][] = [
       ["ingest", () => ingestScenario(context, ingestAccount.endpointId)],
+      ["scaling", () => scalingScenario(context, [app, secondApp!], scalingAccount.endpointId)],
       // Before the million-row seed, whose autovacuum and checkpoint tail would otherwise land in its figures.
       ["enrichment", () => enrichmentScenario(context, enrichmentAccount)],
       ["listing", () => listingScenario(context, listingAccount)],
