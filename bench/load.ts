@@ -58,8 +58,11 @@ export interface LoadResult {
   extracted?: { p50: number; p99: number; count: number };
   /** Latencies per request tag. */
   byTag?: Record<string, ReturnType<typeof summarize> & { count: number }>;
-  /** When the load ran (`cannon`), in ms since the epoch: the process starts well before it and exits after it. */
-  window?: { startedAt: number; endedAt: number };
+  /**
+   * When the load ran (`cannon`), in ms since the epoch (this process starts well before it and exits after it), and
+   * the CPU seconds this process spent meanwhile.
+   */
+  ran?: { startedAt: number; endedAt: number; cpuSeconds: number };
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -114,6 +117,7 @@ async function runCannon(job: CannonJob): Promise<LoadResult> {
     fail = reject;
   });
   const startedAt = Date.now();
+  const cpuAtStart = process.cpuUsage();
   const instance = autocannon(
     {
       url: job.url,
@@ -132,6 +136,7 @@ async function runCannon(job: CannonJob): Promise<LoadResult> {
   });
   const result = await done;
   const endedAt = Date.now();
+  const cpu = process.cpuUsage(cpuAtStart);
   const durationSeconds = result.duration;
   return {
     requests: latencies.length,
@@ -140,7 +145,7 @@ async function runCannon(job: CannonJob): Promise<LoadResult> {
     latency: summarize(latencies),
     statuses,
     errors: result.errors + result.timeouts,
-    window: { startedAt, endedAt },
+    ran: { startedAt, endedAt, cpuSeconds: (cpu.user + cpu.system) / 1e6 },
   };
 }
 

@@ -29,6 +29,8 @@ interface ScalingRun {
   /** CPU of the app processes under load and of all of PostgreSQL, until every accepted delivery was written. */
   appCpuSeconds: number;
   postgresCpuSeconds: number;
+  /** The load generators' own CPU while they ran. */
+  generatorCpuSeconds: number;
   walBytes: number;
   /** Transactions that got a transaction id: the group-commit INSERTs, plus the rate limiter's shared-count upserts. */
   writeTransactions: number;
@@ -97,8 +99,9 @@ async function measure(
   const postgresAfter = await postgresCpu(pool);
   const after = await databaseState(pool, endpointId);
 
-  const from = Math.max(...loads.map((result) => result.window!.startedAt));
-  const to = Math.min(...loads.map((result) => result.window!.endedAt));
+  const ran = loads.map((result) => result.ran!);
+  const from = Math.max(...ran.map((run) => run.startedAt));
+  const to = Math.min(...ran.map((run) => run.endedAt));
   return {
     shape,
     round,
@@ -107,12 +110,10 @@ async function measure(
     p99: Math.max(...loads.map((result) => result.latency.p99)),
     non200: loads.reduce((sum, result) => sum + non200(result), 0),
     deliveries: after.deliveries - before.deliveries,
-    seconds:
-      (Math.max(...loads.map((result) => result.window!.endedAt)) -
-        Math.min(...loads.map((result) => result.window!.startedAt))) /
-      1000,
+    seconds: (Math.max(...ran.map((run) => run.endedAt)) - Math.min(...ran.map((run) => run.startedAt))) / 1000,
     appCpuSeconds: appAfter.reduce((sum, cpu, index) => sum + cpu - appBefore[index]!, 0),
     postgresCpuSeconds: postgresCpuSpent(postgresBefore, postgresAfter),
+    generatorCpuSeconds: ran.reduce((sum, run) => sum + run.cpuSeconds, 0),
     walBytes: Number(after.walLsn - before.walLsn),
     writeTransactions: Number(after.nextXid - before.nextXid),
     machineIdle: machine.idleShareWithin(from, to),
@@ -120,15 +121,20 @@ async function measure(
   };
 }
 
-/** One line a load: how far the second process took it, and whether the machine had cores left. */
+/** App and PostgreSQL CPU milliseconds per delivery. */
+const serverCpuMs = (run: ScalingRun) => ((run.appCpuSeconds + run.postgresCpuSeconds) / run.deliveries) * 1000;
+
+/**
+ * One line a load: how far the second process took it, whether the machine had cores left (for each shape), and what
+ * a delivery cost the app and PostgreSQL in CPU with two processes compared with one.
+ */
 function conclusion(load: IngestLoad, one: ScalingRun, two: ScalingRun): string {
-  const limit =
-    two.machineIdle < CPU_BOUND_IDLE
-      ? "CPU-bound"
-      : `not CPU-bound (${percent(two.machineIdle)} of the cores idle with two)`;
+  const bound = (run: ScalingRun) => (run.machineIdle < CPU_BOUND_IDLE ? "CPU-bound" : "not CPU-bound");
   return (
     `${loadLabel(load)}: 2 processes ${ratio(two.rps / one.rps)} one process (${two.rps.toFixed(0)} vs ` +
-    `${one.rps.toFixed(0)} req/s); machine idle ${percent(one.machineIdle)} / ${percent(two.machineIdle)}: ${limit}`
+    `${one.rps.toFixed(0)} req/s); machine idle ${percent(one.machineIdle)} with one (${bound(one)}), ` +
+    `${percent(two.machineIdle)} with two (${bound(two)}); app + PG CPU per delivery ` +
+    `${serverCpuMs(two).toFixed(2)} ms with two, ${ratio(serverCpuMs(two) / serverCpuMs(one))} of one's`
   );
 }
 
@@ -181,8 +187,8 @@ export async function scalingScenario(
     perThousand(run.postgresCpuSeconds, run.deliveries),
     `${(run.walBytes / run.deliveries / 1024).toFixed(1)} KiB`,
     (run.deliveries / run.writeTransactions).toFixed(1),
-    [run.appCpuSeconds / run.seconds, run.postgresCpuSeconds / run.seconds, (1 - run.machineIdle) * cores]
-      .map((busy) => busy.toFixed(2))
+    [run.appCpuSeconds, run.postgresCpuSeconds, run.generatorCpuSeconds, (1 - run.machineIdle) * run.seconds * cores]
+      .map((cpu) => (cpu / run.seconds).toFixed(2))
       .join(" / "),
     percent(run.machineIdle),
     String(runs.reduce((sum, other) => sum + (other.shape === run.shape ? other.non200 : 0), 0)),
@@ -211,7 +217,7 @@ export async function scalingScenario(
           "PG CPU s / 1k",
           "WAL / delivery",
           "deliveries / xact",
-          `cores busy: app / PG / all ${cores}`,
+          `cores busy: app / PG / load gen / all ${cores}`,
           "machine idle",
           "non-200 (all runs)",
         ],
