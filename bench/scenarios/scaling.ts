@@ -121,20 +121,36 @@ async function measure(
   };
 }
 
+/**
+ * Cores kept busy during a run: the app processes, PostgreSQL, the load generators, and the rest of the machine's busy
+ * time (other processes, and kernel work charged to none). App and PostgreSQL CPU include the write-back after the
+ * generators stop, so their shares are slightly high and the rest slightly low.
+ */
+function coresBusy(run: ScalingRun, cores: number): number[] {
+  const measured = [run.appCpuSeconds, run.postgresCpuSeconds, run.generatorCpuSeconds].map((cpu) => cpu / run.seconds);
+  return [...measured, (1 - run.machineIdle) * cores - measured.reduce((sum, busy) => sum + busy, 0)];
+}
+
 /** App and PostgreSQL CPU milliseconds per delivery. */
 const serverCpuMs = (run: ScalingRun) => ((run.appCpuSeconds + run.postgresCpuSeconds) / run.deliveries) * 1000;
 
 /**
- * One line a load: how far the second process took it, whether the machine had cores left (for each shape), and what
- * a delivery cost the app and PostgreSQL in CPU with two processes compared with one.
+ * One line a load: how far the second process took it, whether the machine had cores left (and how many of the busy
+ * ones went to the rest of the machine), and what a delivery cost the app and PostgreSQL in CPU with two processes.
  */
-function conclusion(load: IngestLoad, one: ScalingRun, two: ScalingRun): string {
-  const bound = (run: ScalingRun) => (run.machineIdle < CPU_BOUND_IDLE ? "CPU-bound" : "not CPU-bound");
+function conclusion(load: IngestLoad, one: ScalingRun, two: ScalingRun, cores: number): string {
+  const [oneBound, twoBound] = [one, two].map((run) => run.machineIdle < CPU_BOUND_IDLE);
+  const verdict =
+    oneBound && twoBound
+      ? "CPU-bound"
+      : oneBound || twoBound
+        ? `CPU-bound with ${oneBound ? "one" : "two"} only`
+        : "not CPU-bound";
   return (
     `${loadLabel(load)}: 2 processes ${ratio(two.rps / one.rps)} one process (${two.rps.toFixed(0)} vs ` +
-    `${one.rps.toFixed(0)} req/s); machine idle ${percent(one.machineIdle)} with one (${bound(one)}), ` +
-    `${percent(two.machineIdle)} with two (${bound(two)}); app + PG CPU per delivery ` +
-    `${serverCpuMs(two).toFixed(2)} ms with two, ${ratio(serverCpuMs(two) / serverCpuMs(one))} of one's`
+    `${one.rps.toFixed(0)} req/s); machine idle ${percent(one.machineIdle)} with one, ${percent(two.machineIdle)} ` +
+    `with two: ${verdict} (rest of the machine ${coresBusy(two, cores)[3]!.toFixed(2)} cores); app + PG CPU per ` +
+    `delivery ${serverCpuMs(two).toFixed(2)} ms with two, ${ratio(serverCpuMs(two) / serverCpuMs(one))} one's`
   );
 }
 
@@ -187,8 +203,8 @@ export async function scalingScenario(
     perThousand(run.postgresCpuSeconds, run.deliveries),
     `${(run.walBytes / run.deliveries / 1024).toFixed(1)} KiB`,
     (run.deliveries / run.writeTransactions).toFixed(1),
-    [run.appCpuSeconds, run.postgresCpuSeconds, run.generatorCpuSeconds, (1 - run.machineIdle) * run.seconds * cores]
-      .map((cpu) => (cpu / run.seconds).toFixed(2))
+    coresBusy(run, cores)
+      .map((busy) => busy.toFixed(2))
       .join(" / "),
     percent(run.machineIdle),
     String(runs.reduce((sum, other) => sum + (other.shape === run.shape ? other.non200 : 0), 0)),
@@ -202,7 +218,7 @@ export async function scalingScenario(
         one,
         two,
         throughputRatio: two.rps / one.rps,
-        conclusion: conclusion(load, one, two),
+        conclusion: conclusion(load, one, two, cores),
       })),
       runs: measured.flatMap((entry) => entry.runs),
     },
@@ -217,7 +233,7 @@ export async function scalingScenario(
           "PG CPU s / 1k",
           "WAL / delivery",
           "deliveries / xact",
-          `cores busy: app / PG / load gen / all ${cores}`,
+          `cores busy (of ${cores}): app / PG / load gen / rest`,
           "machine idle",
           "non-200 (all runs)",
         ],
@@ -225,7 +241,7 @@ export async function scalingScenario(
       },
       {
         header: ["Scaling, conclusion"],
-        rows: measured.map(({ load, one, two }) => [conclusion(load, one, two)]),
+        rows: measured.map(({ load, one, two }) => [conclusion(load, one, two, cores)]),
       },
     ],
     checks: [],
