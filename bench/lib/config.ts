@@ -75,5 +75,5 @@ export const SMOKE: BenchConfig = {
   listing: { sizes: [1_000, 10_000], requests: 20, warmup: 3 },
   ack: { singleRequests: 20, bulkRequests: 10, warmup: 2 },
   enrichment: { requests: 20, warmup: 3 },
-  scaling: { warmupSeconds: 0, loads: [{ bodyBytes: KB, connections: 100, seconds: 1, rounds: 1 }] },
+  scaling: { warmupSeconds: 0, loads: [{ bodyBytes: KB, connections: 100, seconds: 0.5, rounds: 1 }] },
 };

@@ -34,7 +34,7 @@ interface ScalingRun {
   walBytes: number;
   /** Transactions that got a transaction id: the group-commit INSERTs, plus the rate limiter's shared-count upserts. */
   writeTransactions: number;
-  /** Idle share of all cores while every generator ran (their start-up and exit excluded). */
+  /** Idle share of all cores over `seconds` (the generators' start-up and exit excluded). */
   machineIdle: number;
   loads: LoadResult[];
 }
@@ -99,9 +99,11 @@ async function measure(
   const postgresAfter = await postgresCpu(pool);
   const after = await databaseState(pool, endpointId);
 
+  // From the first generator's start to the last one's end: their start-up and exit are outside, while in a short run
+  // the generators' own windows may barely overlap.
   const ran = loads.map((result) => result.ran!);
-  const from = Math.max(...ran.map((run) => run.startedAt));
-  const to = Math.min(...ran.map((run) => run.endedAt));
+  const from = Math.min(...ran.map((run) => run.startedAt));
+  const to = Math.max(...ran.map((run) => run.endedAt));
   return {
     shape,
     round,
@@ -110,7 +112,7 @@ async function measure(
     p99: Math.max(...loads.map((result) => result.latency.p99)),
     non200: loads.reduce((sum, result) => sum + non200(result), 0),
     deliveries: after.deliveries - before.deliveries,
-    seconds: (Math.max(...ran.map((run) => run.endedAt)) - Math.min(...ran.map((run) => run.startedAt))) / 1000,
+    seconds: (to - from) / 1000,
     appCpuSeconds: appAfter.reduce((sum, cpu, index) => sum + cpu - appBefore[index]!, 0),
     postgresCpuSeconds: postgresCpuSpent(postgresBefore, postgresAfter),
     generatorCpuSeconds: ran.reduce((sum, run) => sum + run.cpuSeconds, 0),
