@@ -9,8 +9,8 @@
  *    (bench/scenarios/), each load generated in its own process (bench/load.ts);
  * 4. a table of the targets and whether each holds; the figures are written to bench/results/ (git-ignored).
  *
- * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,scaling,enrichment,listing,ack, --strict (exit 1
- * when a target does not hold; by default only a scenario that fails to run makes the exit code non-zero).
+ * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,scaling,enrichment,listing,ack, --strict
+ * (exit 1 when a target does not hold; by default only a scenario that fails to run makes the exit code non-zero).
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
