@@ -58,6 +58,11 @@ export interface LoadResult {
   extracted?: { p50: number; p99: number; count: number };
   /** Latencies per request tag. */
   byTag?: Record<string, ReturnType<typeof summarize> & { count: number }>;
+  /**
+   * When the load ran (`cannon`), in ms since the epoch (this process starts well before it and exits after it), and
+   * the CPU seconds this process spent meanwhile.
+   */
+  ran?: { startedAt: number; endedAt: number; cpuSeconds: number };
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -111,6 +116,8 @@ async function runCannon(job: CannonJob): Promise<LoadResult> {
     finish = resolve;
     fail = reject;
   });
+  const startedAt = Date.now();
+  const cpuAtStart = process.cpuUsage();
   const instance = autocannon(
     {
       url: job.url,
@@ -128,6 +135,8 @@ async function runCannon(job: CannonJob): Promise<LoadResult> {
     statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
   });
   const result = await done;
+  const endedAt = Date.now();
+  const cpu = process.cpuUsage(cpuAtStart);
   const durationSeconds = result.duration;
   return {
     requests: latencies.length,
@@ -136,6 +145,7 @@ async function runCannon(job: CannonJob): Promise<LoadResult> {
     latency: summarize(latencies),
     statuses,
     errors: result.errors + result.timeouts,
+    ran: { startedAt, endedAt, cpuSeconds: (cpu.user + cpu.system) / 1e6 },
   };
 }
 

@@ -23,6 +23,7 @@ import { BASELINE_TABLES, createBaselineTables, startBenchDatabase, waitForQuiet
 import { createBenchAccount } from "./lib/fixtures";
 import { ROOT, runLoad, startServerProcess, trackPeakRss, type ServerProcess } from "./lib/processes";
 import { summarizeCpuProfile } from "./lib/cpu-profile";
+import { cpuTimes, postgresCpu, postgresCpuSpent } from "./lib/cpu-usage";
 
 const args = new Map(
   process.argv
@@ -38,41 +39,6 @@ const connections = Number(args.get("connections") ?? 50);
 const seconds = Number(args.get("seconds") ?? 10);
 const target = args.get("target") ?? "app";
 if (!["app", "groupCommit", "singleRow"].includes(target)) throw new Error("--target is app, groupCommit or singleRow");
-
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
-/** utime + stime of a process, in seconds; 0 when it is gone. */
-async function cpuSeconds(pid: number): Promise<number> {
-  const { user, system } = await cpuTimes(pid);
-  return user + system;
-}
-
-/** User and system (kernel: syscalls, loopback TCP) CPU seconds of a process. */
-async function cpuTimes(pid: number): Promise<{ user: number; system: number }> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return { user: Number(fields[11] ?? 0) / TICKS_PER_SECOND, system: Number(fields[12] ?? 0) / TICKS_PER_SECOND };
-}
-
-/** The postmaster and every process it started (backends, WAL writer, checkpointer, …). */
-async function postgresPids(pool: pg.Pool): Promise<number[]> {
-  const { rows } = await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
-  const stat = await readFile(`/proc/${rows[0]!.pid}/stat`, "utf8");
-  const postmaster = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  const children: number[] = [];
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const childStat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
-    if (Number(childStat.slice(childStat.lastIndexOf(")") + 2).split(" ")[1]) === postmaster)
-      children.push(Number(entry));
-  }
-  return [postmaster, ...children];
-}
-
-async function postgresCpu(pool: pg.Pool): Promise<Map<number, number>> {
-  const pids = await postgresPids(pool);
-  return new Map(await Promise.all(pids.map(async (pid) => [pid, await cpuSeconds(pid)] as const)));
-}
 
 interface DatabaseCounters {
   walBytes: number;
@@ -186,7 +152,7 @@ async function main(): Promise<void> {
     const serverCpu = serverAfter.user - serverBefore.user + serverSystem;
     const pgAfter = await postgresCpu(database.pool);
     const after = await settledCounters(database.pool, table);
-    const postgresCpuSeconds = [...pgAfter].reduce((sum, [pid, cpu]) => sum + cpu - (pgBefore.get(pid) ?? 0), 0);
+    const postgresCpuSeconds = postgresCpuSpent(pgBefore, pgAfter);
 
     const deliveries = after.rows - before.rows;
     const perThousand = (value: number) => ((value / deliveries) * 1000).toFixed(2);

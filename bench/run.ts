@@ -6,11 +6,12 @@
  * 2. the real app (the launcher, server.ts, in its own process; a second one with INGEST_FAST_PATH=false for ingest
  *    through the Next.js route handler) and the bare node:http baselines (bench/baselines/): single-row INSERT (and
  *    its twin with the NOTIFY trigger), group commit, and no database at all;
- * 3. scenarios: ingest, enrichment, listing, ack (bench/scenarios/), each load generated in its own process (bench/load.ts);
+ * 3. scenarios: ingest, scaling (with another fast-path app process on the same database), enrichment, listing, ack
+ *    (bench/scenarios/), each load generated in its own process (bench/load.ts);
  * 4. a table of the targets and whether each holds; the figures are written to bench/results/ (git-ignored).
  *
- * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,enrichment,listing,ack, --strict (exit 1
- * when a target does not hold; by default only a scenario that fails to run makes the exit code non-zero).
+ * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,scaling,enrichment,listing,ack, --strict
+ * (exit 1 when a target does not hold; by default only a scenario that fails to run makes the exit code non-zero).
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -35,8 +36,9 @@ import { ackScenario } from "./scenarios/ack";
 import { enrichmentScenario } from "./scenarios/enrichment";
 import { ingestScenario } from "./scenarios/ingest";
 import { listingScenario } from "./scenarios/listing";
+import { scalingScenario } from "./scenarios/scaling";
 
-const SCENARIOS = ["ingest", "enrichment", "listing", "ack"] as const;
+const SCENARIOS = ["ingest", "scaling", "enrichment", "listing", "ack"] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -110,6 +112,7 @@ async function main(): Promise<number> {
     const ingestAccount = await createBenchAccount("Bench ingest", placeholderBase);
     const listingAccount = await createBenchAccount("Bench listing", placeholderBase);
     const enrichmentAccount = await createBenchAccount("Bench enrichment", placeholderBase);
+    const scalingAccount = await createBenchAccount("Bench scaling", placeholderBase);
 
     const appEnv = {
       DATABASE_URL: database.url,
@@ -125,6 +128,9 @@ async function main(): Promise<number> {
     // The same app with ingest through the Next.js route handler, for the ingest scenario.
     const routeHandlerApp = await startServerProcess("server.ts", { ...appEnv, INGEST_FAST_PATH: "false" });
     processes.push(routeHandlerApp);
+    // The scaling scenario's second instance: another launcher on the same database, as behind a load balancer.
+    const secondApp = selected("scaling") ? await startServerProcess("server.ts", appEnv) : undefined;
+    if (secondApp) processes.push(secondApp);
     // A database baseline writes rows of the ingest account into its own table (bench/baselines/baseline-table.ts).
     const startBaseline = async (script: string, table?: string) => {
       const env = table && {
@@ -154,6 +160,7 @@ async function main(): Promise<number> {
     const context: BenchContext = { config, pool: database.pool, app, routeHandlerApp, baselines, log };
     const plan: [ScenarioName, () => Promise<ScenarioOutcome>][] = [
       ["ingest", () => ingestScenario(context, ingestAccount.endpointId)],
+      ["scaling", () => scalingScenario(context, [app, secondApp!], scalingAccount.endpointId)],
       // Before the million-row seed, whose autovacuum and checkpoint tail would otherwise land in its figures.
       ["enrichment", () => enrichmentScenario(context, enrichmentAccount)],
       ["listing", () => listingScenario(context, listingAccount)],

@@ -27,6 +27,12 @@ export interface BenchConfig {
   };
   ack: { singleRequests: number; bulkRequests: number; warmup: number };
   enrichment: { requests: number; warmup: number };
+  scaling: {
+    /** 1 KB against both app processes before measuring; 0: none. */
+    warmupSeconds: number;
+    /** `connections` in total, split evenly between the app processes of a run. */
+    loads: IngestLoad[];
+  };
 }
 
 const KB = 1024;
@@ -46,6 +52,13 @@ export const FULL: BenchConfig = {
   listing: { sizes: [10_000, 1_000_000], requests: 500, warmup: 20 },
   ack: { singleRequests: 300, bulkRequests: 100, warmup: 10 },
   enrichment: { requests: 500, warmup: 20 },
+  scaling: {
+    warmupSeconds: 2,
+    loads: [
+      { bodyBytes: KB, connections: 100, seconds: 8, rounds: 2 },
+      { bodyBytes: 100 * KB, connections: 50, seconds: 6, rounds: 2 },
+    ],
+  },
 };
 
 export const SMOKE: BenchConfig = {
@@ -62,4 +75,5 @@ export const SMOKE: BenchConfig = {
   listing: { sizes: [1_000, 10_000], requests: 20, warmup: 3 },
   ack: { singleRequests: 20, bulkRequests: 10, warmup: 2 },
   enrichment: { requests: 20, warmup: 3 },
+  scaling: { warmupSeconds: 0, loads: [{ bodyBytes: KB, connections: 100, seconds: 0.5, rounds: 1 }] },
 };
