@@ -110,8 +110,8 @@ async function main(): Promise<void> {
     const insert = `
       INSERT INTO t (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, query, size_bytes, dedup_key)
       SELECT r.id::uuid, $2, $3, r.raw_body, 'application/json', r.headers, '127.0.0.1', '', octet_length(r.raw_body), r.dedup_key
-      FROM unnest($1::text[], $4::bytea[], $5::jsonb[], $6::text[]) WITH ORDINALITY AS r (id, raw_body, headers, dedup_key, ord)
-      ORDER BY r.ord
+      FROM (SELECT unnest($1::text[]) AS id, unnest($4::bytea[]) AS raw_body, unnest($5::jsonb[]) AS headers,
+                   unnest($6::text[]) AS dedup_key) AS r
       ON CONFLICT DO NOTHING`;
     const batch = () => {
       const ids = Array.from({ length: BATCH }, () => randomUUID());

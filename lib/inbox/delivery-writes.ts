@@ -1,6 +1,6 @@
 import { byteaArrayPieces, jsonbArray, textArray } from "@/lib/db/binary-array";
 import { dbPool } from "@/lib/db/client";
-import { piecewiseQuery } from "@/lib/db/piecewise-query";
+import { piecewiseQuery, type PiecewiseParameter } from "@/lib/db/piecewise-query";
 import { isDatabaseUnavailable } from "@/lib/errors";
 import { ENDPOINT_STATE } from "./ingest-endpoints";
 
@@ -29,20 +29,22 @@ export interface DeliveryRowInput {
 export type WriteOutcome = { deliveryId: string; duplicate: boolean } | { stale: true } | { error: unknown };
 
 // One statement for the whole batch: each column one binary array parameter (lib/db/binary-array.ts), so the
-// statement text and its plan are the same whatever the batch size, and no value is re-encoded as text. The join
-// re-checks each row's endpoint in the same statement that writes it. Rows go in in the order given (`ord`).
+// statement text and its plan are the same whatever the batch size, and no value is re-encoded as text. The arrays are
+// unnested in the select list, which streams the rows in array order. `unnest(…) WITH ORDINALITY` in FROM copied
+// every row (bodies included) into a tuplestore first, and the join and ORDER BY over it copied them again, spilling
+// to disk past work_mem: PostgreSQL spent 7.3 ms of CPU on a 1 MiB body that way, 6.2 ms streamed (as much as a
+// single-row INSERT). Each row's endpoint is re-checked by a subquery per row (an index lookup), which keeps the order.
 const INSERT = `
   INSERT INTO webhook_deliveries
     (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, query, size_bytes, dedup_key, signature)
   SELECT r.id::uuid, r.workspace_id, r.endpoint_id, r.raw_body, r.content_type, r.headers, r.source_ip, r.query,
          octet_length(r.raw_body), r.dedup_key, r.signature
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[], $6::text[], $7::jsonb[], $8::text[],
-              $9::text[], $10::text[], $11::jsonb[])
-       WITH ORDINALITY AS r (id, workspace_id, endpoint_id, endpoint_state, raw_body, content_type, headers, source_ip,
-                             query, dedup_key, signature, ord)
-  JOIN webhook_endpoints e
-    ON e.id = r.endpoint_id AND e.workspace_id = r.workspace_id AND e.enabled AND ${ENDPOINT_STATE} = r.endpoint_state
-  ORDER BY r.ord
+  FROM (SELECT unnest($1::text[]) AS id, unnest($2::text[]) AS workspace_id, unnest($3::text[]) AS endpoint_id,
+               unnest($4::text[]) AS endpoint_state, unnest($5::bytea[]) AS raw_body, unnest($6::text[]) AS content_type,
+               unnest($7::jsonb[]) AS headers, unnest($8::text[]) AS source_ip, unnest($9::text[]) AS query,
+               unnest($10::text[]) AS dedup_key, unnest($11::jsonb[]) AS signature) AS r
+  WHERE r.endpoint_state = (SELECT ${ENDPOINT_STATE} FROM webhook_endpoints e
+                            WHERE e.id = r.endpoint_id AND e.workspace_id = r.workspace_id AND e.enabled)
   ON CONFLICT (webhook_endpoint_id, dedup_key) DO NOTHING`;
 
 // Only when the INSERT wrote fewer rows than it was given (its command tag says how many): which rows were stored,
@@ -56,6 +58,26 @@ const SETTLE = `
     ON e.id = r.endpoint_id AND e.workspace_id = r.workspace_id AND e.enabled AND ${ENDPOINT_STATE} = r.endpoint_state
   LEFT JOIN webhook_deliveries d
     ON d.workspace_id = r.workspace_id AND d.webhook_endpoint_id = r.endpoint_id AND d.dedup_key = r.dedup_key`;
+
+/** The batch INSERT of `rows`, in the order given; bodies go to the socket from the buffers they were read into. */
+export function deliveryInsert(rows: DeliveryRowInput[]): { text: string; parameters: PiecewiseParameter[] } {
+  return {
+    text: INSERT,
+    parameters: [
+      [textArray(rows.map((row) => row.id))],
+      [textArray(rows.map((row) => row.workspaceId))],
+      [textArray(rows.map((row) => row.endpointId))],
+      [textArray(rows.map((row) => row.endpointState))],
+      byteaArrayPieces(rows.map((row) => row.body)),
+      [textArray(rows.map((row) => row.contentType))],
+      [jsonbArray(rows.map((row) => row.headers))],
+      [textArray(rows.map((row) => row.sourceIp))],
+      [textArray(rows.map((row) => row.query))],
+      [textArray(rows.map((row) => row.dedupKey))],
+      [jsonbArray(rows.map((row) => row.signature))],
+    ],
+  };
+}
 
 function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: string }).code === "23503";
@@ -104,20 +126,8 @@ async function writeRows(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
   const ordered = rows.length > 1 ? byClaim(rows) : rows;
   let written: number | null;
   try {
-    // The bodies go to the socket from the buffers they were read into (lib/db/piecewise-query.ts).
-    ({ rowCount: written } = await piecewiseQuery(dbPool(), INSERT, [
-      [textArray(ordered.map((row) => row.id))],
-      [textArray(ordered.map((row) => row.workspaceId))],
-      [textArray(ordered.map((row) => row.endpointId))],
-      [textArray(ordered.map((row) => row.endpointState))],
-      byteaArrayPieces(ordered.map((row) => row.body)),
-      [textArray(ordered.map((row) => row.contentType))],
-      [jsonbArray(ordered.map((row) => row.headers))],
-      [textArray(ordered.map((row) => row.sourceIp))],
-      [textArray(ordered.map((row) => row.query))],
-      [textArray(ordered.map((row) => row.dedupKey))],
-      [jsonbArray(ordered.map((row) => row.signature))],
-    ]));
+    const insert = deliveryInsert(ordered);
+    ({ rowCount: written } = await piecewiseQuery(dbPool(), insert.text, insert.parameters));
   } catch (error) {
     if (rows.length > 1 && !isDatabaseUnavailable(error))
       return Promise.all(rows.map(async (row) => (await writeRows([row]))[0]!));

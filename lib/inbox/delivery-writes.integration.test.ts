@@ -1,0 +1,81 @@
+import { randomUUID } from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createWorkspace } from "@/lib/auth/workspaces";
+import { dbPool } from "@/lib/db/client";
+import { piecewiseQuery } from "@/lib/db/piecewise-query";
+import { deliveryInsert, type DeliveryRowInput } from "./delivery-writes";
+import { ingestEndpoint } from "./ingest-endpoints";
+import { createWebhookEndpoint } from "./webhook-endpoints";
+
+// The batch INSERT must stream its rows from the arrays it is sent, in the order sent: a plan that materialises them
+// (a function scan's tuplestore, a hash, a sort) copies every body once more, and past work_mem writes it to disk,
+// which made a 1 MiB body cost PostgreSQL a sixth more CPU than a single-row INSERT. Checked on the real planner.
+
+interface PlanNode {
+  "Node Type": string;
+  Plans?: PlanNode[];
+}
+
+const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+
+let rowOf: (body: string, dedupKey?: string | null) => DeliveryRowInput;
+
+beforeAll(async () => {
+  const workspace = await createWorkspace({ name: "Batch writes" });
+  const created = await createWebhookEndpoint({
+    workspaceId: workspace.id,
+    name: "Orders",
+    baseUrl: "http://localhost",
+  });
+  const endpoint = (await ingestEndpoint(created.id, { fresh: true }))!;
+  rowOf = (body, dedupKey = null) => ({
+    id: randomUUID(),
+    workspaceId: workspace.id,
+    endpointId: endpoint.id,
+    endpointState: endpoint.state,
+    body: Buffer.from(body),
+    contentType: "application/json",
+    headers: Buffer.from('{"content-type":"application/json"}'),
+    sourceIp: "127.0.0.1",
+    query: "",
+    dedupKey,
+    signature: null,
+  });
+});
+
+async function insert(rows: DeliveryRowInput[], explain = "") {
+  const { text, parameters } = deliveryInsert(rows);
+  return piecewiseQuery<Record<string, unknown>>(dbPool(), `${explain}${text}`, parameters);
+}
+
+describe("the batch INSERT of deliveries", () => {
+  it("streams the rows without copying them into a tuplestore, hash or sort", async () => {
+    const rows = Array.from({ length: 50 }, (_, index) => rowOf(`{"n":${index}}`, index % 2 ? `m-${index}` : null));
+    const { rows: explained } = await insert(rows, "EXPLAIN (ANALYZE, FORMAT JSON) ");
+    const plan = (explained[0]!["QUERY PLAN"] as [{ Plan: PlanNode }])[0].Plan;
+    const types = nodes(plan).map((node) => node["Node Type"]);
+    expect(types).toContain("ProjectSet");
+    for (const materialising of ["Function Scan", "Hash", "Sort", "Materialize", "Hash Join", "Merge Join"])
+      expect(types).not.toContain(materialising);
+  });
+
+  it("writes the rows in the order given, each with its own values", async () => {
+    const rows = Array.from({ length: 20 }, (_, index) => rowOf(`{"n":${index}}`));
+    const { rowCount } = await insert(rows);
+    expect(rowCount).toBe(20);
+    const { rows: stored } = await dbPool().query<{ id: string; body: string }>(
+      `SELECT id::text, convert_from(raw_body, 'UTF8') AS body FROM webhook_deliveries
+       WHERE id = ANY($1::uuid[]) ORDER BY ctid`,
+      [rows.map((row) => row.id)],
+    );
+    expect(stored).toEqual(rows.map((row) => ({ id: row.id, body: row.body.toString() })));
+  });
+
+  it("skips a row whose endpoint settings changed since it was checked, and writes the others", async () => {
+    const stale = { ...rowOf('{"stale":true}'), endpointState: "0".repeat(32) };
+    const { rowCount } = await insert([rowOf('{"a":1}'), stale, rowOf('{"b":2}')]);
+    expect(rowCount).toBe(2);
+    const { rows: found } = await dbPool().query("SELECT 1 FROM webhook_deliveries WHERE id = $1::uuid", [stale.id]);
+    expect(found).toHaveLength(0);
+  });
+});
