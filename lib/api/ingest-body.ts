@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { ApiError } from "@/lib/errors";
+import { bodyAccumulator, type BodyAccumulator } from "@/lib/inbox/body-slabs";
 import { createByteBudget, type BudgetReader, type ByteBudget } from "./body-budget";
 
 /** The sender's connection closed, or the server cut it (HTTP_REQUEST_TIMEOUT_MS), before the whole body arrived. */
@@ -10,10 +11,10 @@ export class BodyTooSlowError extends Error {}
 
 /**
  * All ingest bodies held at once (read, or waiting for their batch to be written), in bytes: with bodies being read
- * served first (./body-budget.ts), enough to keep the batches in flight (six of up to 2 MiB, lib/inbox/ingest-delivery.ts)
- * fed; 32 MiB wrote a hundred concurrent 1 MiB uploads no faster and peaked 40 MB higher. A body is held once, as the
- * bytes it arrived in; it goes to PostgreSQL from that buffer (lib/db/piecewise-query.ts). Shared by the launcher's
- * fast path and the route handler of the same process.
+ * served first (./body-budget.ts), enough to keep the batches in flight (six of up to 1 MiB, lib/inbox/ingest-delivery.ts)
+ * fed; 32 MiB wrote a hundred concurrent 1 MiB uploads no faster and peaked 40 MB higher. A large body is held in a
+ * reused slab (lib/inbox/body-slabs.ts) and goes to PostgreSQL from it (lib/db/piecewise-query.ts). Shared by the
+ * launcher's fast path and the route handler of the same process.
  */
 const BODY_BYTES_IN_FLIGHT = 16 * 1024 * 1024;
 
@@ -47,7 +48,8 @@ export interface BodyRate {
 
 /**
  * One request's body, read against the process-wide body budget. `read` resolves with the exact bytes; `release`
- * gives its share of the budget back once the delivery is written or refused (and is safe to call at any time).
+ * gives its share of the budget (and its slab) back once the delivery is written or refused: the bytes must not be
+ * used after it. Safe to call at any time, and more than once.
  */
 export interface IngestBody {
   read: () => Promise<Buffer>;
@@ -58,6 +60,11 @@ const tooLarge = (limit: number) => new ApiError("payload_too_large", `Webhook b
 
 const declaredOver = (contentLength: string | null | undefined, limit: number) => Number(contentLength ?? 0) > limit;
 
+const declaredBytes = (contentLength: string | null | undefined) => {
+  const bytes = Number(contentLength ?? Number.NaN);
+  return Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : null;
+};
+
 /**
  * What both readers share: the limit, the budget and the slow-body rate. Over every stretch of `rate.graceMs` while
  * the body is read (unless the budget held the reader back: `heldBack` tells whether it still does), at least that
@@ -67,10 +74,10 @@ function bodyIntake(
   limit: number,
   rate: BodyRate,
   reader: BudgetReader,
+  accumulator: BodyAccumulator,
   heldBack: () => boolean,
   fail: (error: Error) => void,
 ) {
-  const chunks: Uint8Array[] = [];
   let size = 0;
   let arrivedThisStretch = 0;
   let heldBackThisStretch = false;
@@ -90,12 +97,12 @@ function bodyIntake(
       size += chunk.length;
       arrivedThisStretch += chunk.length;
       if (size > limit) throw tooLarge(limit);
-      chunks.push(chunk);
+      accumulator.add(chunk);
       const wait = bodyBudget().take(reader, chunk.length);
       if (wait) heldBackThisStretch = true;
       return wait;
     },
-    body: () => Buffer.concat(chunks, size),
+    body: () => accumulator.bytes(),
     stop: () => clearInterval(rateCheck),
   };
 }
@@ -103,9 +110,13 @@ function bodyIntake(
 /** The body of a request on the launcher's node:http fast path (lib/api/ingest-http.ts). */
 export function ingestBody(request: IncomingMessage, limit: number, rate: BodyRate): IngestBody {
   const reader: BudgetReader = { held: 0 };
+  const accumulator = bodyAccumulator(declaredBytes(request.headers["content-length"]));
   return {
-    read: () => readIncomingBody(request, limit, rate, reader),
-    release: () => bodyBudget().release(reader),
+    read: () => readIncomingBody(request, limit, rate, reader, accumulator),
+    release: () => {
+      bodyBudget().release(reader);
+      accumulator.finish();
+    },
   };
 }
 
@@ -115,6 +126,7 @@ function readIncomingBody(
   limit: number,
   rate: BodyRate,
   reader: BudgetReader,
+  accumulator: BodyAccumulator,
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // Cut while the endpoint was looked up: its "error" and "close" have fired already.
@@ -128,7 +140,7 @@ function readIncomingBody(
       request.pause();
       reject(error);
     };
-    const intake = bodyIntake(limit, rate, reader, () => request.isPaused(), fail);
+    const intake = bodyIntake(limit, rate, reader, accumulator, () => request.isPaused(), fail);
     const onData = (chunk: Buffer) => {
       let wait: Promise<void> | null;
       try {
@@ -165,15 +177,19 @@ export function webIngestBody(
   rate: BodyRate,
 ): IngestBody & { drain: () => Promise<void> } {
   const reader: BudgetReader = { held: 0 };
+  const accumulator = bodyAccumulator(declaredBytes(contentLength));
   let source: ReadableStreamDefaultReader<Uint8Array> | undefined;
   const open = () => (source ??= stream?.getReader());
   return {
     read: async () => {
       if (declaredOver(contentLength, limit)) throw tooLarge(limit);
       const opened = open();
-      return opened ? readWebBody(opened, limit, rate, reader) : Buffer.alloc(0);
+      return opened ? readWebBody(opened, limit, rate, reader, accumulator) : Buffer.alloc(0);
     },
-    release: () => bodyBudget().release(reader),
+    release: () => {
+      bodyBudget().release(reader);
+      accumulator.finish();
+    },
     drain: () => drainWebBody(open()),
   };
 }
@@ -183,6 +199,7 @@ function readWebBody(
   limit: number,
   rate: BodyRate,
   reader: BudgetReader,
+  accumulator: BodyAccumulator,
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -197,6 +214,7 @@ function readWebBody(
       limit,
       rate,
       reader,
+      accumulator,
       () => waiting,
       (error) => settle(() => reject(error)),
     );

@@ -2,6 +2,7 @@ import { byteaArrayPieces, jsonbArray, textArray } from "@/lib/db/binary-array";
 import { dbPool } from "@/lib/db/client";
 import { piecewiseQuery, type PiecewiseParameter } from "@/lib/db/piecewise-query";
 import { isDatabaseUnavailable } from "@/lib/errors";
+import { retireBodies } from "./body-slabs";
 import { ENDPOINT_STATE } from "./ingest-endpoints";
 
 /** One delivery ready to be written. */
@@ -129,6 +130,8 @@ async function writeRows(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
     const insert = deliveryInsert(ordered);
     ({ rowCount: written } = await piecewiseQuery(dbPool(), insert.text, insert.parameters));
   } catch (error) {
+    // The statement failed, perhaps mid-send (a timeout): its bodies' slabs may still be read by the socket.
+    retireBodies(rows.map((row) => row.body));
     if (rows.length > 1 && !isDatabaseUnavailable(error))
       return Promise.all(rows.map(async (row) => (await writeRows([row]))[0]!));
     // A row whose endpoint was deleted between the join and the foreign-key check: checked again, then not found.
