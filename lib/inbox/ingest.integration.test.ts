@@ -756,6 +756,7 @@ describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
           "id",
           "query",
           "rawPayload",
+          "formFields",
           "signature",
           "sizeBytes",
           "sourceIp",
@@ -768,6 +769,7 @@ describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
         webhookEndpointId: endpoint.id,
         workspaceId,
         rawPayload: { type: "invoice.paid", data: { amount: 4200 } },
+        formFields: null,
         headers: expect.objectContaining({
           "content-type": "application/json",
           "x-sender": "Acme",

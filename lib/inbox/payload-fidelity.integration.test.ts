@@ -53,7 +53,7 @@ async function answerText(path: string, init: RequestInit = {}): Promise<string>
 
 const payloadIn = (answer: string, id: string, payload: string) =>
   answer.includes(`{"id":"${id}","webhookEndpointId":"${endpointId}","workspaceId":`) &&
-  answer.includes(`"rawPayload":${payload},"headers":`);
+  answer.includes(`"rawPayload":${payload},"formFields":null,"headers":`);
 
 describe("the sender's JSON text in every answer", () => {
   it("serves key order, number text, duplicate keys and escapes as sent, in the delivery, the listing and acks", async () => {
@@ -104,9 +104,52 @@ describe("the sender's JSON text in every answer", () => {
       for (const sent of [compact, JSON.stringify(example, null, 2)]) {
         const id = await ingest(sent);
         const single = await answerText(`/v1/webhook-endpoints/deliveries/${id}`);
-        expect(single.includes(`"rawPayload":${compact},"headers":`), name).toBe(true);
+        expect(single.includes(`"rawPayload":${compact},"formFields":null,"headers":`), name).toBe(true);
       }
     }
+  });
+});
+
+describe("form bodies decoded as fields", () => {
+  async function delivery(id: string) {
+    return (
+      JSON.parse(await answerText(`/v1/webhook-endpoints/deliveries/${id}`)) as {
+        data: { rawPayload: unknown; formFields: unknown };
+      }
+    ).data;
+  }
+
+  it("decodes a urlencoded body beside its { raw } payload", async () => {
+    const sent = "token=abc&text=hello+world&user=%C3%A9&text=again";
+    const { rawPayload, formFields } = await delivery(await ingest(sent, "application/x-www-form-urlencoded"));
+    expect(rawPayload).toEqual({ raw: sent });
+    expect(formFields).toEqual([
+      { name: "token", value: "abc" },
+      { name: "text", value: "hello world" },
+      { name: "user", value: "é" },
+      { name: "text", value: "again" },
+    ]);
+  });
+
+  it("decodes a multipart body sent by fetch, file parts by name, filename, type and size", async () => {
+    const form = new FormData();
+    form.append("b", "first");
+    form.append("attachment", new Blob([new Uint8Array(1000)], { type: "image/png" }), "pixel.png");
+    form.append("a", "second");
+    const response = await fetch(`${app.baseUrl}/webhooks/ingest/${endpointId}`, { method: "POST", body: form });
+    const { deliveryId } = (await response.json()) as { deliveryId: string };
+    const { rawPayload, formFields } = await delivery(deliveryId);
+    expect(Object.keys(rawPayload as object)).toEqual(["raw"]);
+    expect(formFields).toEqual([
+      { name: "b", value: "first" },
+      { name: "attachment", filename: "pixel.png", type: "image/png", size: 1000 },
+      { name: "a", value: "second" },
+    ]);
+  });
+
+  it("is null for JSON and for a multipart body that does not parse", async () => {
+    expect((await delivery(await ingest('{"a":1}'))).formFields).toBeNull();
+    expect((await delivery(await ingest("junk", "multipart/form-data; boundary=x"))).formFields).toBeNull();
   });
 });
 
