@@ -191,6 +191,33 @@ test("the drawer shows and copies the payload as sent: key order, number text, d
     '{\n  "action": "edited",\n  "zeta": 1,\n  "amount": 12345678901234567890,\n  "price": 1.10,\n  "dup": 1,\n  "dup": 2,\n  "10": 0,\n  "2": 0\n}',
   ]);
 
+  await page.keyboard.press("Escape");
+  await expect(drawer).toBeHidden();
+
+  // A form body: its fields are listed in the order sent, repeats kept.
+  const form = await page.request.post(endpoint.ingestUrl, {
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    data: "text=hello+world&user=%C3%A9&text=again",
+  });
+  expect(form.status()).toBe(200);
+  await expect
+    .poll(
+      async () => {
+        const more = page.getByRole("button", { name: /new deliver/ });
+        if (await more.isVisible()) await more.click();
+        return rows.count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(5);
+  await page
+    .getByRole("button", { name: /View delivery/ })
+    .first()
+    .click();
+  const fields = drawer.getByRole("region", { name: "Form fields" }).locator("tbody tr");
+  await expect(fields.locator("th")).toHaveText(["text", "user", "text"]);
+  await expect(fields.locator("td")).toHaveText(["hello world", "é", "again"]);
+
   expect(errors, "the pages logged errors").toEqual([]);
 });
 
