@@ -15,6 +15,7 @@ import { ensureDemoWorkspace, type DemoCredentials } from "@/lib/launcher/demo-w
 import { disconnectDb } from "@/lib/db/client";
 import { openDatabaseServer } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { keepHeaderBytes } from "@/lib/api/header-bytes";
 import { handleIngestRequest, matchIngestPath } from "@/lib/api/ingest-http";
 import { passIngestToNext, routeHandlerServes } from "@/lib/api/ingest-route";
 import { stampSourceIp } from "@/lib/auth/sign-in-source";
@@ -149,6 +150,8 @@ async function main(): Promise<void> {
       if (!answerApiPreflight(request, response)) {
         // A callback cookie next-auth cannot parse made every session read a 500: lib/api/callback-cookie.ts.
         dropUnparsableCallbackCookies(request);
+        // A delivery's /raw answers with the Content-Type bytes as received: lib/api/header-bytes.ts.
+        keepHeaderBytes(request, response);
         void handle(request, response);
       }
     });

@@ -129,6 +129,98 @@ test("sign up, see the empty inbox, receive webhooks live, acknowledge them, sig
   expect(errors, "the pages logged errors").toEqual([]);
 });
 
+test("the drawer shows and copies the payload as sent: key order, number text, duplicate keys", async ({ page }) => {
+  const errors = collectPageErrors(page);
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Deliveries" })).toBeVisible();
+
+  const created = await page.request.post("/v1/webhook-endpoints", {
+    headers: { "x-signalbox-dashboard": "1" },
+    data: { name: "Fidelity" },
+  });
+  expect(created.status()).toBe(201);
+  const endpoint = ((await created.json()) as { data: { ingestUrl: string } }).data;
+  // JSON.parse would reorder "10" and "2" first, round the amount, write 1.1 and keep one "dup".
+  const sent = '{"action":"edited","zeta":1,"amount":12345678901234567890,"price":1.10,"dup":1,"dup":2,"10":0,"2":0}';
+  const answer = await page.request.post(endpoint.ingestUrl, {
+    headers: { "content-type": "application/json" },
+    data: sent,
+  });
+  expect(answer.status()).toBe(200);
+
+  const rows = page.locator("table.deliveries-table tbody tr");
+  await expect
+    .poll(
+      async () => {
+        const more = page.getByRole("button", { name: /new deliver/ });
+        if (await more.isVisible()) await more.click();
+        return rows.count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(4);
+  await page
+    .getByRole("button", { name: /View delivery/ })
+    .first()
+    .click();
+  const drawer = page.getByRole("dialog", { name: "Delivery" });
+  const lines = drawer.locator(".json-tree .json-children > .json-line");
+  await expect(lines).toHaveText([
+    '"action": "edited",',
+    '"zeta": 1,',
+    '"amount": 12345678901234567890,',
+    '"price": 1.10,',
+    '"dup": 1,',
+    '"dup": 2,',
+    '"10": 0,',
+    '"2": 0',
+  ]);
+
+  // Copy JSON: the same text, indented.
+  await page.evaluate(() => {
+    const copied: string[] = [];
+    (window as unknown as { copied: string[] }).copied = copied;
+    navigator.clipboard.writeText = async (text: string) => void copied.push(text);
+  });
+  await drawer.getByRole("button", { name: "Copy the payload as JSON" }).click();
+  const copied = await page.evaluate(() => (window as unknown as { copied: string[] }).copied);
+  expect(copied).toEqual([
+    '{\n  "action": "edited",\n  "zeta": 1,\n  "amount": 12345678901234567890,\n  "price": 1.10,\n  "dup": 1,\n  "dup": 2,\n  "10": 0,\n  "2": 0\n}',
+  ]);
+
+  await page.keyboard.press("Escape");
+  await expect(drawer).toBeHidden();
+
+  // A form body: its fields are listed in the order sent, repeats kept.
+  const form = await page.request.post(endpoint.ingestUrl, {
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    data: "text=hello+world&user=%C3%A9&text=again",
+  });
+  expect(form.status()).toBe(200);
+  await expect
+    .poll(
+      async () => {
+        const more = page.getByRole("button", { name: /new deliver/ });
+        if (await more.isVisible()) await more.click();
+        return rows.count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(5);
+  await page
+    .getByRole("button", { name: /View delivery/ })
+    .first()
+    .click();
+  const fields = drawer.getByRole("region", { name: "Form fields" }).locator("tbody tr");
+  await expect(fields.locator("th")).toHaveText(["text", "user", "text"]);
+  await expect(fields.locator("td")).toHaveText(["hello world", "é", "again"]);
+
+  expect(errors, "the pages logged errors").toEqual([]);
+});
+
 test("signing up with an email that is taken says so next to the field", async ({ page }) => {
   const errors = collectPageErrors(page);
   await page.goto("/sign-up");

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 
 import type { Contract, ContractInput, ContractOutput } from "@/lib/contracts/contract";
+import { serializeJson } from "@/lib/contracts/raw-json";
 import { enforceApiRateLimit } from "@/lib/ratelimit/limits";
 import { assertAccess, assertScope, authenticateRequest, type Principal } from "./authenticate";
 import { readBodyWithLimit } from "./body";
@@ -80,7 +81,11 @@ export function route<C extends Contract>(contract: C, handler: Handler<C>) {
       const body = contract.body ? parseWith(contract.body, await readJsonBody(request), "body") : undefined;
       const result = await handler({ request, auth, params, query, headers, body } as HandlerContext<C>);
       if (result instanceof Response) return result;
-      return Response.json(result, { status: contract.successStatus ?? 200 });
+      // Not Response.json: a `RawJson` inside (a delivery's payload) is written as the sender's text.
+      return new Response(serializeJson(result), {
+        status: contract.successStatus ?? 200,
+        headers: { "content-type": "application/json" },
+      });
     } catch (error) {
       return contract.errorFormat === "fastapi" ? fastApiErrorResponse(error) : errorResponse(error);
     }

@@ -49,6 +49,18 @@ export const signatureResultSchema = z
     description: "Outcome of the endpoint's signature check; the headers themselves are stored unchanged.",
   });
 
+export const formFieldSchema = z
+  .union([
+    z.object({ name: z.string(), value: z.string() }),
+    z.object({
+      name: z.string(),
+      filename: z.string(),
+      type: z.string().nullable().meta({ description: "The part's Content-Type, null when it gave none." }),
+      size: z.number().int().meta({ description: "Bytes of the file's content (which is not repeated here)." }),
+    }),
+  ])
+  .meta({ id: "FormField", description: "A text field, or a file part by name, filename, type and size." });
+
 export const deliverySchema = z
   .object({
     id: z.string().meta({ description: "Unique delivery id (UUID)." }),
@@ -56,7 +68,11 @@ export const deliverySchema = z
     workspaceId: z.string(),
     rawPayload: z.unknown().optional().meta({
       description:
-        'The parsed JSON body, or `{ "raw": "<body as text>" }` for any other body. Left out of listings asked for with `withPayload=false`.',
+        'A JSON body as the sender wrote it (key order, number text, escapes and duplicate keys kept; only whitespace outside strings removed), or `{ "raw": "<body as text>" }` for any other body. Left out of listings asked for with `withPayload=false`.',
+    }),
+    formFields: z.array(formFieldSchema).nullable().optional().meta({
+      description:
+        "An `application/x-www-form-urlencoded` or `multipart/form-data` body decoded as fields, in the order sent (repeated names kept); null for any other body. Left out with `rawPayload`.",
     }),
     headers: z
       .record(z.string(), z.string())

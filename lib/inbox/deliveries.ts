@@ -4,6 +4,7 @@ import { ApiError } from "@/lib/errors";
 import { DELIVERY_PAGE_BYTES, type deliverySchema } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
+import { toFormFields } from "./form-fields";
 import { toRawPayload } from "./payload";
 
 export type DeliveryResource = z.infer<typeof deliverySchema>;
@@ -32,12 +33,13 @@ export interface DeliveryRow {
   signature: DeliveryResource["signature"];
 }
 
-export function toDeliveryResource(row: DeliveryRow): DeliveryResource {
+export async function toDeliveryResource(row: DeliveryRow): Promise<DeliveryResource> {
   return {
     id: row.id,
     webhookEndpointId: row.webhook_endpoint_id,
     workspaceId: row.workspace_id,
     rawPayload: row.raw_body === undefined ? undefined : toRawPayload(row.raw_body, row.content_type),
+    formFields: row.raw_body === undefined ? undefined : await toFormFields(row.raw_body, row.content_type),
     headers: row.headers,
     sourceIp: row.source_ip,
     createdAt: row.created_at.toISOString(),
@@ -132,7 +134,7 @@ export async function listDeliveries(options: ListDeliveriesOptions) {
   const last = page.at(-1);
   const scanned = Number(rows[0]?.page_rows ?? 0);
   return {
-    deliveries: page.map(toDeliveryResource),
+    deliveries: await Promise.all(page.map(toDeliveryResource)),
     // More rows exist when the scan found more than the page keeps, whether `limit` or the byte budget cut it.
     nextCursor: scanned > page.length && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, scope) : null,
   };

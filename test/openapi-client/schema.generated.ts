@@ -1135,8 +1135,10 @@ export interface components {
       id: string;
       webhookEndpointId: string;
       workspaceId: string;
-      /** @description The parsed JSON body, or `{ "raw": "<body as text>" }` for any other body. Left out of listings asked for with `withPayload=false`. */
+      /** @description A JSON body as the sender wrote it (key order, number text, escapes and duplicate keys kept; only whitespace outside strings removed), or `{ "raw": "<body as text>" }` for any other body. Left out of listings asked for with `withPayload=false`. */
       rawPayload?: unknown;
+      /** @description An `application/x-www-form-urlencoded` or `multipart/form-data` body decoded as fields, in the order sent (repeated names kept); null for any other body. Left out with `rawPayload`. */
+      formFields?: components["schemas"]["FormField"][] | null;
       /** @description Request headers: lower-cased names, values as received. */
       headers: {
         [key: string]: string;
@@ -1155,6 +1157,20 @@ export interface components {
       query: string;
       signature: components["schemas"]["SignatureResult"] | null;
     };
+    /** @description A text field, or a file part by name, filename, type and size. */
+    FormField:
+      | {
+          name: string;
+          value: string;
+        }
+      | {
+          name: string;
+          filename: string;
+          /** @description The part's Content-Type, null when it gave none. */
+          type: string | null;
+          /** @description Bytes of the file's content (which is not repeated here). */
+          size: number;
+        };
     /** @description Outcome of the endpoint's signature check; the headers themselves are stored unchanged. */
     SignatureResult: {
       /** @enum {string} */
@@ -1168,8 +1184,10 @@ export interface components {
       id: string;
       webhookEndpointId: string;
       workspaceId: string;
-      /** @description The parsed JSON body, or `{ "raw": "<body as text>" }` for any other body. Left out of listings asked for with `withPayload=false`. */
+      /** @description A JSON body as the sender wrote it (key order, number text, escapes and duplicate keys kept; only whitespace outside strings removed), or `{ "raw": "<body as text>" }` for any other body. Left out of listings asked for with `withPayload=false`. */
       rawPayload?: unknown;
+      /** @description An `application/x-www-form-urlencoded` or `multipart/form-data` body decoded as fields, in the order sent (repeated names kept); null for any other body. Left out with `rawPayload`. */
+      formFields?: components["schemas"]["FormField"][] | null;
       /** @description Request headers: lower-cased names, values as received. */
       headers: {
         [key: string]: string;

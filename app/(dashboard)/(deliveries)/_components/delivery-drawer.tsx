@@ -10,6 +10,7 @@ import { formatBytes, formatExactTime } from "../_lib/format";
 import { downloadRawBody } from "../_lib/raw-body";
 import type { Delivery, WebhookEndpoint } from "../_lib/types";
 import { JsonTree } from "./json-tree";
+import { parseJsonText, payloadJsonText, prettyJson } from "../_lib/json";
 import { RelativeTime } from "./relative-time";
 import { SignatureBadge, StatusBadge } from "./status-badge";
 
@@ -86,6 +87,10 @@ function DrawerBody({
   const rawText = useRawBodyText(delivery.id);
   const payload = useDeliveryPayload(delivery);
   const replaySource = payload.state === "ready" ? { ...delivery, rawPayload: payload.payload } : null;
+  // The sender's JSON text (order, number text, duplicate keys) once the exact body is in; see payloadJsonText.
+  const payloadText =
+    payload.state === "ready" ? payloadJsonText(payload.payload, delivery.contentType, rawText.data) : null;
+  const payloadTree = payloadText === null ? null : parseJsonText(payloadText);
 
   function fold(depth: number) {
     setOpenDepth(depth);
@@ -190,7 +195,7 @@ function DrawerBody({
       <section aria-labelledby={`${titleId}-payload`} className="drawer-section">
         <div className="drawer-section-head">
           <h3 id={`${titleId}-payload`}>Payload</h3>
-          {payload.state === "ready" ? (
+          {payloadText !== null ? (
             <div className="row">
               <button
                 type="button"
@@ -202,14 +207,14 @@ function DrawerBody({
               <button type="button" className="button button-small button-ghost" onClick={() => fold(1)}>
                 Collapse all
               </button>
-              <CopyButton text={JSON.stringify(payload.payload, null, 2)} label="Copy the payload as JSON">
+              <CopyButton text={prettyJson(payloadText)} label="Copy the payload as JSON">
                 Copy JSON
               </CopyButton>
             </div>
           ) : null}
         </div>
-        {payload.state === "ready" ? (
-          <JsonTree key={treeKey} value={payload.payload} openDepth={openDepth} />
+        {payloadTree ? (
+          <JsonTree key={treeKey} value={payloadTree} openDepth={openDepth} />
         ) : payload.state === "failed" ? (
           <p role="alert" className="alert">
             Could not load the payload: {payload.message}
@@ -218,6 +223,37 @@ function DrawerBody({
           <p className="muted">Loading the payload…</p>
         )}
       </section>
+
+      {payload.state === "ready" && payload.formFields && payload.formFields.length > 0 ? (
+        <section aria-labelledby={`${titleId}-form`} className="drawer-section">
+          <h3 id={`${titleId}-form`}>Form fields</h3>
+          <div className="table-scroll">
+            <table className="headers-table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Value</th>
+                </tr>
+              </thead>
+              <tbody>
+                {payload.formFields.map((field, index) => (
+                  // By position: a form may repeat a name.
+                  <tr key={index}>
+                    <th scope="row" className="mono">
+                      {field.name}
+                    </th>
+                    <td className="mono break">
+                      {"value" in field
+                        ? field.value
+                        : `File ${field.filename} (${field.type ?? "no type"}, ${formatBytes(field.size)})`}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      ) : null}
 
       <section aria-labelledby={`${titleId}-headers`} className="drawer-section">
         <h3 id={`${titleId}-headers`}>Headers</h3>

@@ -1,15 +1,16 @@
 "use client";
 
-import { jsonChildren, jsonKind, jsonLeaf, jsonSummary } from "../_lib/json";
+import { jsonChildren, jsonKind, jsonLeaf, jsonSummary, type JsonText } from "../_lib/json";
 
 /** Children shown per branch; the rest are counted ("… 1,200 more"). The raw download has everything. */
 const BRANCH_LIMIT = 500;
 
 /**
- * A pretty-printed JSON value whose objects and arrays fold. Built on `<details>`/`<summary>`, so every branch is a
+ * A pretty-printed JSON value whose objects and arrays fold, drawn from the JSON text's syntax tree (keys in the
+ * order sent, duplicates kept, leaves as written). Built on `<details>`/`<summary>`, so every branch is a
  * native disclosure: Tab reaches it, Enter or Space toggles it, and screen readers announce expanded/collapsed.
  */
-export function JsonTree({ value, openDepth }: { value: unknown; openDepth: number }) {
+export function JsonTree({ value, openDepth }: { value: JsonText; openDepth: number }) {
   return (
     <div className="json-tree">
       <JsonNode label={null} value={value} depth={0} openDepth={openDepth} last />
@@ -35,7 +36,7 @@ function JsonNode({
   last,
 }: {
   label: string | null;
-  value: unknown;
+  value: JsonText;
   depth: number;
   openDepth: number;
   last: boolean;
@@ -79,8 +80,9 @@ function JsonNode({
       <div className="json-children">
         {entries.map(([key, child], index) => (
           <JsonNode
-            key={key}
-            label={kind === "array" ? null : JSON.stringify(key)}
+            // By position: duplicate keys are kept, so a key need not be unique.
+            key={index}
+            label={kind === "array" ? null : key}
             value={child}
             depth={depth + 1}
             openDepth={openDepth}

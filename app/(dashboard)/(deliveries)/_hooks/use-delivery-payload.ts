@@ -8,7 +8,9 @@ import { getDeliveryContract } from "@/lib/contracts/webhooks";
 import type { Delivery } from "../_lib/types";
 
 export type PayloadState =
-  { state: "ready"; payload: unknown } | { state: "loading" } | { state: "failed"; message: string };
+  | { state: "ready"; payload: unknown; formFields: Delivery["formFields"] }
+  | { state: "loading" }
+  | { state: "failed"; message: string };
 
 /**
  * A delivery's payload for the drawer. The list is fetched without payloads (a page of large deliveries would be
@@ -25,8 +27,8 @@ export function useDeliveryPayload(delivery: Delivery): PayloadState {
     enabled: workspaceId !== undefined && !carried,
     staleTime: Number.POSITIVE_INFINITY,
   });
-  if (carried) return { state: "ready", payload: delivery.rawPayload };
-  if (detail.data) return { state: "ready", payload: detail.data.rawPayload };
+  if (carried) return { state: "ready", payload: delivery.rawPayload, formFields: delivery.formFields };
+  if (detail.data) return { state: "ready", payload: detail.data.rawPayload, formFields: detail.data.formFields };
   if (detail.error) return { state: "failed", message: detail.error.message };
   return { state: "loading" };
 }
