@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { collectPageErrors, SCREENSHOTS } from "./page-errors";
 
 // The dashboard as a new user meets it: sign up, the empty Deliveries page, webhooks arriving live, bulk and single
@@ -13,6 +13,24 @@ const user = {
 };
 
 test.describe.configure({ mode: "serial" });
+
+/**
+ * Waits until the list shows `count` deliveries. After the first arrival the list is no longer empty: later ones wait
+ * behind the "N new" button, which is clicked as it appears.
+ */
+async function expectDeliveriesShown(page: Page, count: number): Promise<void> {
+  const rows = page.locator("table.deliveries-table tbody tr");
+  await expect
+    .poll(
+      async () => {
+        const more = page.getByRole("button", { name: /new deliver/ });
+        if (await more.isVisible()) await more.click();
+        return rows.count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(count);
+}
 
 test("sign up, see the empty inbox, receive webhooks live, acknowledge them, sign out and in", async ({ page }) => {
   test.setTimeout(60_000);
@@ -54,17 +72,7 @@ test("sign up, see the empty inbox, receive webhooks live, acknowledge them, sig
     expect(sent.status()).toBe(200);
   }
   const rows = page.locator("table.deliveries-table tbody tr");
-  await expect
-    .poll(
-      async () => {
-        // After the first arrival the list is no longer empty: later ones wait behind the "N new" button.
-        const more = page.getByRole("button", { name: /new deliver/ });
-        if (await more.isVisible()) await more.click();
-        return rows.count();
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(3);
+  await expectDeliveriesShown(page, 3);
   await expect(rows.getByText("Pending", { exact: true })).toHaveCount(3);
   await expect(page.getByText("3 pending deliveries")).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOTS}/deliveries-list.png`, fullPage: true });
@@ -151,17 +159,7 @@ test("the drawer shows and copies the payload as sent: key order, number text, d
   });
   expect(answer.status()).toBe(200);
 
-  const rows = page.locator("table.deliveries-table tbody tr");
-  await expect
-    .poll(
-      async () => {
-        const more = page.getByRole("button", { name: /new deliver/ });
-        if (await more.isVisible()) await more.click();
-        return rows.count();
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(4);
+  await expectDeliveriesShown(page, 4);
   await page
     .getByRole("button", { name: /View delivery/ })
     .first()
@@ -200,16 +198,7 @@ test("the drawer shows and copies the payload as sent: key order, number text, d
     data: "text=hello+world&user=%C3%A9&text=again",
   });
   expect(form.status()).toBe(200);
-  await expect
-    .poll(
-      async () => {
-        const more = page.getByRole("button", { name: /new deliver/ });
-        if (await more.isVisible()) await more.click();
-        return rows.count();
-      },
-      { timeout: 20_000 },
-    )
-    .toBe(5);
+  await expectDeliveriesShown(page, 5);
   await page
     .getByRole("button", { name: /View delivery/ })
     .first()

@@ -227,57 +227,47 @@ function DrawerBody({
       {payload.state === "ready" && payload.formFields && payload.formFields.length > 0 ? (
         <section aria-labelledby={`${titleId}-form`} className="drawer-section">
           <h3 id={`${titleId}-form`}>Form fields</h3>
-          <div className="table-scroll">
-            <table className="headers-table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Value</th>
-                </tr>
-              </thead>
-              <tbody>
-                {payload.formFields.map((field, index) => (
-                  // By position: a form may repeat a name.
-                  <tr key={index}>
-                    <th scope="row" className="mono">
-                      {field.name}
-                    </th>
-                    <td className="mono break">
-                      {"value" in field
-                        ? field.value
-                        : `File ${field.filename} (${field.type ?? "no type"}, ${formatBytes(field.size)})`}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <NameValueTable
+            rows={payload.formFields.map((field) => [
+              field.name,
+              "value" in field
+                ? field.value
+                : `File ${field.filename} (${field.type ?? "no type"}, ${formatBytes(field.size)})`,
+            ])}
+          />
         </section>
       ) : null}
 
       <section aria-labelledby={`${titleId}-headers`} className="drawer-section">
         <h3 id={`${titleId}-headers`}>Headers</h3>
-        <div className="table-scroll">
-          <table className="headers-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Value</th>
-              </tr>
-            </thead>
-            <tbody>
-              {headers.map(([name, value]) => (
-                <tr key={name}>
-                  <th scope="row" className="mono">
-                    {name}
-                  </th>
-                  <td className="mono break">{value}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <NameValueTable rows={headers} />
       </section>
+    </div>
+  );
+}
+
+/** Names and values in a two-column table (headers, form fields); by position, as a form may repeat a name. */
+function NameValueTable({ rows }: { rows: [string, string][] }) {
+  return (
+    <div className="table-scroll">
+      <table className="headers-table">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([name, value], index) => (
+            <tr key={index}>
+              <th scope="row" className="mono">
+                {name}
+              </th>
+              <td className="mono break">{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </div>
   );
 }

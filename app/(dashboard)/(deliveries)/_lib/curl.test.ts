@@ -1,14 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import {
-  buildFirstWebhookCurl,
-  buildReplayCurl,
-  fallbackIngestUrl,
-  isJsonContentType,
-  replayBody,
-  replayUrl,
-  shellQuote,
-} from "./curl";
+import { buildFirstWebhookCurl, buildReplayCurl, fallbackIngestUrl, replayBody, replayUrl, shellQuote } from "./curl";
 
 /** What a real POSIX shell makes of a quoted word. */
 function throughShell(quoted: string): string {
@@ -37,21 +29,6 @@ describe("shellQuote", () => {
     "*?[a-z]~ {a,b}",
   ])("survives a real shell: %j", (value) => {
     expect(throughShell(shellQuote(value))).toBe(value);
-  });
-});
-
-describe("isJsonContentType", () => {
-  it.each([
-    ["application/json", true],
-    ["application/json; charset=utf-8", true],
-    ["Application/JSON", true],
-    ["application/vnd.api+json", true],
-    ["application/cloudevents+json; charset=utf-8", true],
-    ["text/plain", false],
-    ["application/x-www-form-urlencoded", false],
-    [null, false],
-  ])("%s → %s", (contentType, json) => {
-    expect(isJsonContentType(contentType)).toBe(json);
   });
 });
 

@@ -1,3 +1,4 @@
+import { isJsonContentType, isRawWrapper } from "./payload-kind";
 import type { Delivery } from "./types";
 
 /**
@@ -7,12 +8,6 @@ import type { Delivery } from "./types";
 export function shellQuote(word: string): string {
   if (word !== "" && /^[A-Za-z0-9_./:=@%+,-]+$/.test(word)) return word;
   return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
-export function isJsonContentType(contentType: string | null): boolean {
-  if (!contentType) return false;
-  const essence = contentType.split(";")[0]!.trim().toLowerCase();
-  return essence === "application/json" || /^application\/[^/]+\+json$/.test(essence);
 }
 
 /**
@@ -27,16 +22,6 @@ export function replayBody(delivery: Pick<Delivery, "rawPayload" | "contentType"
   if (!isJsonContentType(delivery.contentType)) return rawText ?? JSON.stringify(payload);
   if (rawText !== null && !parses(rawText)) return rawText;
   return JSON.stringify(payload);
-}
-
-function isRawWrapper(payload: unknown): payload is { raw: string } {
-  return (
-    typeof payload === "object" &&
-    payload !== null &&
-    !Array.isArray(payload) &&
-    Object.keys(payload).length === 1 &&
-    typeof (payload as { raw?: unknown }).raw === "string"
-  );
 }
 
 function parses(text: string): boolean {

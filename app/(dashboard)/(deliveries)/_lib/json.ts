@@ -1,4 +1,5 @@
 import { applyEdits, format, parseTree, type Node, type ParseError } from "jsonc-parser";
+import { isJsonContentType, isRawWrapper } from "./payload-kind";
 
 /*
  * Helpers of the payload viewer's collapsible JSON tree. The tree is built from JSON *text* with jsonc-parser's
@@ -89,24 +90,13 @@ export function payloadJsonText(
   contentType: string | null,
   rawBody: string | null | undefined,
 ): string {
-  if (typeof rawBody === "string" && isJsonType(contentType) && !isRawWrapper(payload) && parseJsonText(rawBody)) {
+  if (
+    typeof rawBody === "string" &&
+    isJsonContentType(contentType) &&
+    !isRawWrapper(payload) &&
+    parseJsonText(rawBody)
+  ) {
     return rawBody;
   }
   return JSON.stringify(payload) ?? "null";
-}
-
-function isJsonType(contentType: string | null): boolean {
-  if (!contentType) return false;
-  const essence = contentType.split(";")[0]!.trim().toLowerCase();
-  return essence === "application/json" || /^application\/[^/]+\+json$/.test(essence);
-}
-
-function isRawWrapper(payload: unknown): boolean {
-  return (
-    typeof payload === "object" &&
-    payload !== null &&
-    !Array.isArray(payload) &&
-    Object.keys(payload).length === 1 &&
-    typeof (payload as { raw?: unknown }).raw === "string"
-  );
 }
