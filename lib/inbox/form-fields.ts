@@ -7,9 +7,10 @@ const essence = (contentType: string | null) => (contentType ?? "").split(";")[0
 
 /**
  * A form body decoded as fields, in the order sent and with repeated names kept: `application/x-www-form-urlencoded`
- * (Slack, Twilio) by the WHATWG URL parser, `multipart/form-data` by undici's (the one `Request.formData()` uses);
- * file parts by name, filename, type and size, never their content. Null for any other body, and for a multipart body
- * that does not parse. The body is at most 1 MiB (MAX_DELIVERY_BYTES), which bounds what decoding holds.
+ * (Slack, Twilio) by the WHATWG URL parser, `multipart/form-data` by the platform's own (`Response.formData()`: no
+ * request is made); file parts by name, filename, type and size, never their content. Null for any other body, and
+ * for a multipart body that does not parse. The body is at most 1 MiB (MAX_DELIVERY_BYTES), which bounds what decoding
+ * holds.
  */
 export async function toFormFields(body: Uint8Array, contentType: string | null): Promise<FormField[] | null> {
   const type = essence(contentType);
