@@ -1,10 +1,11 @@
 import { serializeJson } from "@/lib/contracts/raw-json";
 
 /**
- * A success envelope whose list is written one item at a time: `{"success":true,"data":{"<listKey>":[…],…rest}}`,
- * byte for byte what `route` would send (`serializeJson`: a `RawJson` inside is written as the sender's text).
- * Serialising a page of large items in one `JSON.stringify` (and encoding it in one go) holds the event loop for as long as the whole page takes and keeps the page twice more in
- * memory; item by item, as the client reads, other requests run in between and at most one item is held as text.
+ * A success envelope whose list is written one item at a time: `{"success":true,"data":{"<listKey>":[…],…rest}}`, byte
+ * for byte what `route` would send (`serializeJson`: a `RawJson` inside is written as the sender's text). Serialising a
+ * page of large items in one `JSON.stringify` (and encoding it in one go) holds the event loop for as long as the whole
+ * page takes and keeps the page twice more in memory; item by item, as the client reads, other requests run in between
+ * and at most one item is held as text.
  */
 export function streamedListResponse(listKey: string, items: readonly unknown[], rest: Record<string, unknown>) {
   const encoder = new TextEncoder();

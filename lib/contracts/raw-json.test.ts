@@ -99,7 +99,7 @@ describe("serializeJson", () => {
   });
 
   it("cannot be fooled by strings that look like a placeholder", () => {
-    // A placeholder is `rawjson:<128 random bits, drawn per call, in hex>:<n>`; a sender can write the shape, not the bits.
+    // A placeholder is `rawjson:<128 random bits, drawn once per process, in hex>:<n>`; a sender can write the shape, not the bits.
     const raw = RawJson.parse('{"real":true}')!;
     const forged = Array.from({ length: 3 }, (_, n) => `rawjson:${"0".repeat(32)}:${n}`);
     const out = serializeJson({ headers: { a: forged[0], b: forged[1] }, payload: raw, query: forged[2] });

