@@ -5,7 +5,7 @@ import process from "node:process";
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, findChromium } from "./e2e/chromium";
 
-// End-to-end tests drive the real app, started the way a user starts it (`server.ts` on the embedded PostgreSQL),
+// End-to-end tests drive the real app, started the way a user starts it (`npm start` on the embedded PostgreSQL),
 // in the Chromium e2e/chromium.ts finds (CHROMIUM_PATH, a system Chromium, or the one npm brings). Nothing here
 // downloads a browser.
 
@@ -64,7 +64,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "node --import tsx server.ts",
+    command: "npm start",
     url: `${baseURL}/healthz`,
     // The first run prints the demo workspace's live key and sign-in; Playwright stores the named groups in process.env.
     wait: {

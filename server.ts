@@ -1,5 +1,6 @@
 /**
- * The Signalbox launcher (`npm start`, `npm run dev`): builds the app when no build exists, opens the database
+ * The Signalbox launcher (`npm start` runs it compiled, lib/launcher/build.ts; `npm run dev` through tsx): builds the
+ * app when no build exists, opens the database
  * (DATABASE_URL, or an embedded PostgreSQL under DATA_DIR), applies migrations, seeds the demo workspace on the
  * very first run, then serves Next.js. SIGINT/SIGTERM close the server and stop the embedded database.
  */
@@ -20,7 +21,7 @@ import { handleIngestRequest, matchIngestPath } from "@/lib/api/ingest-http";
 import { passIngestToNext, routeHandlerServes } from "@/lib/api/ingest-route";
 import { stampSourceIp } from "@/lib/auth/sign-in-source";
 import { resolveSourceIp, trustedProxies } from "@/lib/inbox/source-ip";
-import { buildApp, staleBuildReason } from "@/lib/launcher/build";
+import { ensureBuild } from "@/lib/launcher/build";
 import { endOfLifeWarning } from "@/lib/launcher/node-support";
 import { parseEnv, type Env } from "@/lib/env";
 
@@ -30,13 +31,6 @@ process.env.NEXT_TELEMETRY_DISABLED = "1";
 
 function log(message: string): void {
   console.info(`[signalbox] ${message}`);
-}
-
-function ensureBuild(): void {
-  const reason = staleBuildReason(process.cwd());
-  if (!reason) return;
-  log(`Building the app (${reason}); this takes a minute or two…`);
-  buildApp(process.cwd());
 }
 
 /** The first run's credentials, as lines of the start-up banner. */
@@ -91,7 +85,7 @@ function serverTimeouts(env: Env) {
 
 async function main(): Promise<void> {
   const env = parseEnv(process.env);
-  if (!dev) ensureBuild();
+  if (!dev) ensureBuild(process.cwd(), log);
 
   const database = await openDatabaseServer({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, notice: log });
   process.env.DATABASE_URL = database.url;

@@ -18,7 +18,7 @@ import path from "node:path";
 import process from "node:process";
 import type pg from "pg";
 import { disconnectDb } from "@/lib/db/client";
-import { buildApp, staleBuildReason } from "@/lib/launcher/build";
+import { buildApp, LAUNCHER_BUNDLE, staleBuildReason } from "@/lib/launcher/build";
 import { BASELINE_TABLES, createBaselineTables, startBenchDatabase, waitForQuiet } from "./lib/database";
 import { createBenchAccount } from "./lib/fixtures";
 import { ROOT, runLoad, startServerProcess, trackPeakRss, type ServerProcess } from "./lib/processes";
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     const server =
       target === "app"
         ? await startServerProcess(
-            "server.ts",
+            LAUNCHER_BUNDLE,
             {
               DATABASE_URL: database.url,
               SIGNALBOX_SECRET: process.env.SIGNALBOX_SECRET,
@@ -136,6 +136,7 @@ async function main(): Promise<void> {
       connections,
       durationSeconds: seconds,
     };
+    if (process.env.PROFILE_SQL) await database.pool.query(process.env.PROFILE_SQL);
     // A short warm-up so the profile is of steady state, not of the first JIT compilations.
     await runLoad({ ...job, durationSeconds: Math.min(2, seconds) });
 

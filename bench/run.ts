@@ -3,14 +3,15 @@
  * machine over loopback, in one run, so every target is a ratio against a baseline measured minutes apart:
  *
  * 1. a fresh production build if the sources changed, and a fresh embedded PostgreSQL in a temporary folder;
- * 2. the real app (the launcher, server.ts, in its own process; a second one with INGEST_FAST_PATH=false for ingest
+ * 2. the real app (the launcher as `npm start` runs it, compiled, in its own process; a second one with INGEST_FAST_PATH=false for ingest
  *    through the Next.js route handler) and the bare node:http baselines (bench/baselines/): single-row INSERT (and
  *    its twin with the NOTIFY trigger), group commit, and no database at all;
  * 3. scenarios: ingest, scaling (with another fast-path app process on the same database), enrichment, listing, ack
  *    (bench/scenarios/), each load generated in its own process (bench/load.ts);
  * 4. a table of the targets and whether each holds; the figures are written to bench/results/ (git-ignored).
  *
- * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,scaling,enrichment,listing,ack, --strict
+ * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,scaling,enrichment,listing,ack,
+ * --ingest-loads=1024x50,1048576x20 (only these ingest loads, body bytes × connections), --strict
  * (exit 1 when a target does not hold; by default only a scenario that fails to run makes the exit code non-zero).
  */
 import { randomBytes } from "node:crypto";
@@ -19,7 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import process from "node:process";
 import { disconnectDb } from "@/lib/db/client";
-import { buildApp, staleBuildReason } from "@/lib/launcher/build";
+import { buildApp, LAUNCHER_BUNDLE, staleBuildReason } from "@/lib/launcher/build";
 import { startFakeHunter, type FakeHunter } from "@/test/fakes/hunter-server";
 import { FULL, SMOKE } from "./lib/config";
 import {
@@ -42,7 +43,21 @@ const SCENARIOS = ["ingest", "scaling", "enrichment", "listing", "ack"] as const
 type ScenarioName = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
-const config = args.includes("--smoke") ? SMOKE : FULL;
+const preset = args.includes("--smoke") ? SMOKE : FULL;
+// --ingest-loads=1024x50,1048576x100: only these ingest loads (body bytes × connections) of the preset.
+const ingestLoads = args
+  .find((arg) => arg.startsWith("--ingest-loads="))
+  ?.slice("--ingest-loads=".length)
+  .split(",");
+const config: typeof preset = ingestLoads
+  ? {
+      ...preset,
+      ingest: {
+        ...preset.ingest,
+        loads: preset.ingest.loads.filter((load) => ingestLoads.includes(`${load.bodyBytes}x${load.connections}`)),
+      },
+    }
+  : preset;
 const strict = args.includes("--strict");
 const only = args
   .find((arg) => arg.startsWith("--only="))
@@ -123,13 +138,13 @@ async function main(): Promise<number> {
       ENRICHMENT_PROVIDERS_DISABLED: "website,fingerprints,company-store,public-filings",
       ENRICHMENT_PROVIDER_ORDER: "hunter",
     };
-    const app = await startServerProcess("server.ts", appEnv);
+    const app = await startServerProcess(LAUNCHER_BUNDLE, appEnv);
     processes.push(app);
     // The same app with ingest through the Next.js route handler, for the ingest scenario.
-    const routeHandlerApp = await startServerProcess("server.ts", { ...appEnv, INGEST_FAST_PATH: "false" });
+    const routeHandlerApp = await startServerProcess(LAUNCHER_BUNDLE, { ...appEnv, INGEST_FAST_PATH: "false" });
     processes.push(routeHandlerApp);
     // The scaling scenario's second instance: another launcher on the same database, as behind a load balancer.
-    const secondApp = selected("scaling") ? await startServerProcess("server.ts", appEnv) : undefined;
+    const secondApp = selected("scaling") ? await startServerProcess(LAUNCHER_BUNDLE, appEnv) : undefined;
     if (secondApp) processes.push(secondApp);
     // A database baseline writes rows of the ingest account into its own table (bench/baselines/baseline-table.ts).
     const startBaseline = async (script: string, table?: string) => {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { LAUNCHER_BUNDLE } from "@/lib/launcher/build";
 import { watchApp } from "./openapi-conformance/record";
 
 export interface RunningApp {
@@ -14,11 +15,12 @@ export interface RunningApp {
 const ROOT = path.resolve(import.meta.dirname, "..");
 
 /**
- * Starts the real launcher (`server.ts`, as `npm start` does) in its own process on a free port and waits until it
- * is ready. The global setup has made sure the build is fresh, so launchers started in parallel never build. The environment defaults to the test file's DATABASE_URL; pass `DATABASE_URL: ""` to use an embedded server.
+ * Starts the real launcher as `npm start` runs it (the compiled LAUNCHER_BUNDLE on plain node) in its own process on a
+ * free port and waits until it is ready. The global setup has made sure the build and the bundle are fresh, so
+ * launchers started in parallel never build. The environment defaults to the test file's DATABASE_URL; pass `DATABASE_URL: ""` to use an embedded server.
  */
 export async function startApp(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<RunningApp> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  const child = spawn(process.execPath, [LAUNCHER_BUNDLE], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

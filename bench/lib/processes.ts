@@ -12,13 +12,17 @@ export interface ServerProcess {
   stop: () => Promise<void>;
 }
 
-/** Spawns `node [nodeArgs] --import tsx <script>` and waits for it to print `Ready on http://…`. */
+/**
+ * Spawns `node [nodeArgs] --import tsx <script>` (a compiled `.mjs` such as LAUNCHER_BUNDLE, the app as `npm start`
+ * runs it, without tsx) and waits for it to print `Ready on http://…`.
+ */
 export async function startServerProcess(
   script: string,
   env: Record<string, string>,
   { timeoutMs = 180_000, nodeArgs = [] }: { timeoutMs?: number; nodeArgs?: string[] } = {},
 ): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, "--import", "tsx", script], {
+  const loader = script.endsWith(".mjs") ? [] : ["--import", "tsx"];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...loader, script], {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
