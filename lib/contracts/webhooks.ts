@@ -7,6 +7,18 @@ import { defineContract, envelope } from "./contract";
  */
 export const DELIVERY_PAGE_BYTES = 8 * 1_048_576;
 
+/**
+ * Most bytes one delivery's compressed body may decode to, every stage of a stacked coding (`gzip, br`) counted: four
+ * times the 1 MiB body limit.
+ */
+export const MAX_DECODED_BYTES = 4 * 1_048_576;
+
+/**
+ * Bytes one page may decode from compressed bodies (`Content-Encoding`), what failed decodes produced counted too: a
+ * page of a hundred bodies that each decode to 4 MiB would otherwise hold 400 MiB of text at once.
+ */
+export const DELIVERY_PAGE_DECODED_BYTES = 8 * 1_048_576;
+
 export const SIGNATURE_SCHEME_NAMES = ["standard-webhooks", "stripe", "github", "shopify", "slack"] as const;
 
 const endpointId = z
@@ -61,6 +73,24 @@ export const formFieldSchema = z
   ])
   .meta({ id: "FormField", description: "A text field, or a file part by name, filename, type and size." });
 
+export const CONTENT_DECODING_STATUSES = ["decoded", "too_large", "invalid", "unsupported"] as const;
+
+export const contentDecodingSchema = z
+  .object({
+    encoding: z.string().meta({
+      description:
+        "The codings the sender applied, lower-cased, in order (`gzip`, `gzip, br`); `identity` is left out.",
+      example: "gzip",
+    }),
+    status: z.enum(CONTENT_DECODING_STATUSES).meta({
+      description: `\`decoded\`: \`rawPayload\` and \`formFields\` are made from the decoded body. Otherwise they are made from the bytes as stored: \`too_large\` (it decodes to more than ${MAX_DECODED_BYTES / 1_048_576} MiB), \`invalid\` (corrupt or truncated data), \`unsupported\` (a coding other than gzip, x-gzip, deflate, br).`,
+    }),
+  })
+  .meta({
+    id: "ContentDecoding",
+    description: "How a body sent with `Content-Encoding` was decoded for the parsed view; `/raw` serves it as sent.",
+  });
+
 export const deliverySchema = z
   .object({
     id: z.string().meta({ description: "Unique delivery id (UUID)." }),
@@ -73,6 +103,10 @@ export const deliverySchema = z
     formFields: z.array(formFieldSchema).nullable().optional().meta({
       description:
         "An `application/x-www-form-urlencoded` or `multipart/form-data` body decoded as fields, in the order sent (repeated names kept); null for any other body. Left out with `rawPayload`.",
+    }),
+    contentDecoding: contentDecodingSchema.nullable().optional().meta({
+      description:
+        "Null when the body had no `Content-Encoding` (or only `identity`); else how it was decoded for `rawPayload` and `formFields`. Left out with `rawPayload`.",
     }),
     headers: z
       .record(z.string(), z.string())
@@ -218,7 +252,7 @@ export const listDeliveriesContract = defineContract({
   path: "/v1/webhook-endpoints/deliveries",
   tag: "Webhooks",
   summary: "List deliveries",
-  description: `Newest first by default (\`order=asc\` for oldest first), keyset-paged: following \`nextCursor\` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most \`limit\` deliveries and at most ${DELIVERY_PAGE_BYTES / 1_048_576} MiB of bodies (their \`sizeBytes\`; a single larger delivery gets a page of its own), so a page can hold fewer than \`limit\` with more to come: stop only when \`nextCursor\` is null. \`withPayload=false\` leaves \`rawPayload\` out (then only \`limit\` cuts the page); fetch a delivery, or its \`/raw\` bytes, for its body.`,
+  description: `Newest first by default (\`order=asc\` for oldest first), keyset-paged: following \`nextCursor\` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most \`limit\` deliveries and at most ${DELIVERY_PAGE_BYTES / 1_048_576} MiB of bodies (their \`sizeBytes\`; a single larger delivery gets a page of its own) and at most ${DELIVERY_PAGE_DECODED_BYTES / 1_048_576} MiB decoded from compressed bodies (\`Content-Encoding\`, see \`contentDecoding\`), so a page can hold fewer than \`limit\` with more to come: stop only when \`nextCursor\` is null. \`withPayload=false\` leaves \`rawPayload\` out (then only \`limit\` cuts the page); fetch a delivery, or its \`/raw\` bytes, for its body.`,
   auth: "workspace",
   query: z.object({
     endpointId: endpointId.optional(),

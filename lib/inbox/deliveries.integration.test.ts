@@ -215,6 +215,7 @@ describe("GET /v1/webhook-endpoints/deliveries: shape", () => {
       workspaceId: tenant.workspaceId,
       rawPayload: { type: "order.created", data: { id: 42, tags: ["a", "b"] } },
       formFields: null,
+      contentDecoding: null,
       headers: expect.objectContaining({ "content-type": "application/json", "x-custom-header": "Mixed Case Value" }),
       sourceIp: "127.0.0.1",
       createdAt: expect.stringMatching(ISO_MS),

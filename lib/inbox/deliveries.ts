@@ -1,9 +1,15 @@
 import type { z } from "zod";
 import { decodeCursor, encodeCursor, type KeysetPosition } from "@/lib/cursor";
 import { ApiError } from "@/lib/errors";
-import { DELIVERY_PAGE_BYTES, type deliverySchema } from "@/lib/contracts/webhooks";
+import {
+  DELIVERY_PAGE_BYTES,
+  DELIVERY_PAGE_DECODED_BYTES,
+  MAX_DECODED_BYTES,
+  type deliverySchema,
+} from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
+import { decodeContent, type DecodedBody } from "./content-encoding";
 import { toFormFields } from "./form-fields";
 import { toRawPayload } from "./payload";
 
@@ -33,13 +39,25 @@ export interface DeliveryRow {
   signature: DeliveryResource["signature"];
 }
 
-export async function toDeliveryResource(row: DeliveryRow): Promise<DeliveryResource> {
+/** The stored body decoded by its Content-Encoding (undefined when the payload was left out). Read time only. */
+export function decodeDeliveryBody(row: DeliveryRow, maxBytes = MAX_DECODED_BYTES): DecodedBody | undefined {
+  return row.raw_body === undefined
+    ? undefined
+    : decodeContent(row.raw_body, row.headers["content-encoding"], maxBytes);
+}
+
+/** The resource of a row; the parsed view (`rawPayload`, `formFields`) is made from the decoded body. */
+export async function toDeliveryResource(
+  row: DeliveryRow,
+  decoded: DecodedBody | undefined = decodeDeliveryBody(row),
+): Promise<DeliveryResource> {
   return {
     id: row.id,
     webhookEndpointId: row.webhook_endpoint_id,
     workspaceId: row.workspace_id,
-    rawPayload: row.raw_body === undefined ? undefined : toRawPayload(row.raw_body, row.content_type),
-    formFields: row.raw_body === undefined ? undefined : await toFormFields(row.raw_body, row.content_type),
+    rawPayload: decoded && toRawPayload(decoded.body, row.content_type),
+    formFields: decoded && (await toFormFields(decoded.body, row.content_type)),
+    contentDecoding: decoded?.decoding,
     headers: row.headers,
     sourceIp: row.source_ip,
     createdAt: row.created_at.toISOString(),
@@ -71,6 +89,8 @@ export interface ListDeliveriesOptions {
   withPayload?: boolean;
   /** Body bytes per page; DELIVERY_PAGE_BYTES unless a test wants small pages. */
   pageBytes?: number;
+  /** Bytes decoded from compressed bodies per page; DELIVERY_PAGE_DECODED_BYTES unless a test wants small pages. */
+  pageDecodedBytes?: number;
 }
 
 /**
@@ -130,13 +150,28 @@ export async function listDeliveries(options: ListDeliveriesOptions) {
   };
   const after = options.cursor ? decodeCursor(options.cursor, scope) : null;
   const rows = await db().$queryRaw<(DeliveryRow & { page_rows: bigint })[]>(deliveryPageQuery(options, after));
-  const page = rows.slice(0, options.limit);
-  const last = page.at(-1);
   const scanned = Number(rows[0]?.page_rows ?? 0);
+  // Compressed bodies are decoded against a page budget too: the page is built whole before its answer streams, so a
+  // hundred bodies that each decode to 4 MiB would otherwise be held at once. Decoding lazily as the answer streams
+  // would hold one at a time, but would move decoding out of this function into the HTTP layer and still inflate
+  // 400 MiB for a page of bombs; a budget bounds memory and work per page alike. Like the bytes budget in SQL, the page
+  // stops before the delivery that does not fit (the first always gets the full per-delivery limit), so no delivery
+  // is shown undecoded for its neighbours' sake, and `nextCursor` continues from there.
+  let budget = options.pageDecodedBytes ?? DELIVERY_PAGE_DECODED_BYTES;
+  const deliveries: DeliveryResource[] = [];
+  for (const row of rows.slice(0, options.limit)) {
+    const limit = deliveries.length === 0 ? MAX_DECODED_BYTES : Math.min(MAX_DECODED_BYTES, budget);
+    const decoded = decodeDeliveryBody(row, limit);
+    if (decoded?.decoding?.status === "too_large" && limit < MAX_DECODED_BYTES) break;
+    budget -= decoded?.spentBytes ?? 0;
+    deliveries.push(await toDeliveryResource(row, decoded));
+  }
+  const last = rows[deliveries.length - 1];
   return {
-    deliveries: await Promise.all(page.map(toDeliveryResource)),
-    // More rows exist when the scan found more than the page keeps, whether `limit` or the byte budget cut it.
-    nextCursor: scanned > page.length && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, scope) : null,
+    deliveries,
+    // More rows exist when the scan found more than the page keeps, whether `limit` or a budget cut it.
+    nextCursor:
+      scanned > deliveries.length && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, scope) : null,
   };
 }
 

@@ -9,8 +9,8 @@ const essence = (contentType: string | null) => (contentType ?? "").split(";")[0
  * A form body decoded as fields, in the order sent and with repeated names kept: `application/x-www-form-urlencoded`
  * (Slack, Twilio) by the WHATWG URL parser, `multipart/form-data` by the platform's own (`Response.formData()`: no
  * request is made); file parts by name, filename, type and size, never their content. Null for any other body, and
- * for a multipart body that does not parse. The body is at most 1 MiB (MAX_DELIVERY_BYTES), which bounds what decoding
- * holds.
+ * for a multipart body that does not parse. The body is at most 1 MiB as stored (MAX_DELIVERY_BYTES), or 4 MiB once
+ * decoded from its Content-Encoding (MAX_DECODED_BYTES), which bounds what decoding holds.
  */
 export async function toFormFields(body: Uint8Array, contentType: string | null): Promise<FormField[] | null> {
   const type = essence(contentType);

@@ -757,6 +757,7 @@ describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
           "query",
           "rawPayload",
           "formFields",
+          "contentDecoding",
           "signature",
           "sizeBytes",
           "sourceIp",
@@ -770,6 +771,7 @@ describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
         workspaceId,
         rawPayload: { type: "invoice.paid", data: { amount: 4200 } },
         formFields: null,
+        contentDecoding: null,
         headers: expect.objectContaining({
           "content-type": "application/json",
           "x-sender": "Acme",

@@ -577,7 +577,7 @@ export interface paths {
     };
     /**
      * List deliveries
-     * @description Newest first by default (`order=asc` for oldest first), keyset-paged: following `nextCursor` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most `limit` deliveries and at most 8 MiB of bodies (their `sizeBytes`; a single larger delivery gets a page of its own), so a page can hold fewer than `limit` with more to come: stop only when `nextCursor` is null. `withPayload=false` leaves `rawPayload` out (then only `limit` cuts the page); fetch a delivery, or its `/raw` bytes, for its body. An API key needs the `inbox:read` scope.
+     * @description Newest first by default (`order=asc` for oldest first), keyset-paged: following `nextCursor` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most `limit` deliveries and at most 8 MiB of bodies (their `sizeBytes`; a single larger delivery gets a page of its own) and at most 8 MiB decoded from compressed bodies (`Content-Encoding`, see `contentDecoding`), so a page can hold fewer than `limit` with more to come: stop only when `nextCursor` is null. `withPayload=false` leaves `rawPayload` out (then only `limit` cuts the page); fetch a delivery, or its `/raw` bytes, for its body. An API key needs the `inbox:read` scope.
      */
     get: operations["listDeliveries"];
     put?: never;
@@ -1139,6 +1139,8 @@ export interface components {
       rawPayload?: unknown;
       /** @description An `application/x-www-form-urlencoded` or `multipart/form-data` body decoded as fields, in the order sent (repeated names kept); null for any other body. Left out with `rawPayload`. */
       formFields?: components["schemas"]["FormField"][] | null;
+      /** @description Null when the body had no `Content-Encoding` (or only `identity`); else how it was decoded for `rawPayload` and `formFields`. Left out with `rawPayload`. */
+      contentDecoding?: components["schemas"]["ContentDecoding"] | null;
       /** @description Request headers: lower-cased names, values as received. */
       headers: {
         [key: string]: string;
@@ -1171,6 +1173,19 @@ export interface components {
           /** @description Bytes of the file's content (which is not repeated here). */
           size: number;
         };
+    /** @description How a body sent with `Content-Encoding` was decoded for the parsed view; `/raw` serves it as sent. */
+    ContentDecoding: {
+      /**
+       * @description The codings the sender applied, lower-cased, in order (`gzip`, `gzip, br`); `identity` is left out.
+       * @example gzip
+       */
+      encoding: string;
+      /**
+       * @description `decoded`: `rawPayload` and `formFields` are made from the decoded body. Otherwise they are made from the bytes as stored: `too_large` (it decodes to more than 4 MiB), `invalid` (corrupt or truncated data), `unsupported` (a coding other than gzip, x-gzip, deflate, br).
+       * @enum {string}
+       */
+      status: "decoded" | "too_large" | "invalid" | "unsupported";
+    };
     /** @description Outcome of the endpoint's signature check; the headers themselves are stored unchanged. */
     SignatureResult: {
       /** @enum {string} */
@@ -1188,6 +1203,8 @@ export interface components {
       rawPayload?: unknown;
       /** @description An `application/x-www-form-urlencoded` or `multipart/form-data` body decoded as fields, in the order sent (repeated names kept); null for any other body. Left out with `rawPayload`. */
       formFields?: components["schemas"]["FormField"][] | null;
+      /** @description Null when the body had no `Content-Encoding` (or only `identity`); else how it was decoded for `rawPayload` and `formFields`. Left out with `rawPayload`. */
+      contentDecoding?: components["schemas"]["ContentDecoding"] | null;
       /** @description Request headers: lower-cased names, values as received. */
       headers: {
         [key: string]: string;

@@ -2,6 +2,7 @@
 
 import { useEffect, useId, useRef, useState } from "react";
 import { CopyButton } from "@/app/(dashboard)/_components/copy-button";
+import { MAX_DECODED_BYTES } from "@/lib/contracts/webhooks";
 import { useDeliveryPayload } from "../_hooks/use-delivery-payload";
 import { useRawBodyText } from "../_hooks/use-raw-body-text";
 import { buildReplayCurl, fallbackIngestUrl } from "../_lib/curl";
@@ -13,6 +14,14 @@ import { JsonTree } from "./json-tree";
 import { parseJsonText, payloadJsonText, prettyJson } from "../_lib/json";
 import { RelativeTime } from "./relative-time";
 import { SignatureBadge, StatusBadge } from "./status-badge";
+
+/** A compressed body's `contentDecoding`: the payload below is decoded, or made from the bytes as stored. */
+const DECODING_NOTES: Record<NonNullable<Delivery["contentDecoding"]>["status"], string> = {
+  decoded: "decoded for the payload below",
+  too_large: `not decoded: larger than ${formatBytes(MAX_DECODED_BYTES)} decoded`,
+  invalid: "not decoded: corrupt or truncated",
+  unsupported: "not decoded: an unsupported coding",
+};
 
 export interface DeliveryDrawerProps {
   delivery: Delivery | null;
@@ -175,6 +184,15 @@ function DrawerBody({
         <dd className="mono">{delivery.sourceIp}</dd>
         <dt>Content type</dt>
         <dd className="mono">{delivery.contentType ?? "—"}</dd>
+        {payload.state === "ready" && payload.contentDecoding ? (
+          <>
+            <dt>Content encoding</dt>
+            <dd>
+              <span className="mono">{payload.contentDecoding.encoding}</span>{" "}
+              <span className="muted">({DECODING_NOTES[payload.contentDecoding.status]})</span>
+            </dd>
+          </>
+        ) : null}
         <dt>Size</dt>
         <dd>
           {formatBytes(delivery.sizeBytes)}{" "}

@@ -8,7 +8,12 @@ import { getDeliveryContract } from "@/lib/contracts/webhooks";
 import type { Delivery } from "../_lib/types";
 
 export type PayloadState =
-  | { state: "ready"; payload: unknown; formFields: Delivery["formFields"] }
+  | {
+      state: "ready";
+      payload: unknown;
+      formFields: Delivery["formFields"];
+      contentDecoding: Delivery["contentDecoding"];
+    }
   | { state: "loading" }
   | { state: "failed"; message: string };
 
@@ -27,8 +32,10 @@ export function useDeliveryPayload(delivery: Delivery): PayloadState {
     enabled: workspaceId !== undefined && !carried,
     staleTime: Number.POSITIVE_INFINITY,
   });
-  if (carried) return { state: "ready", payload: delivery.rawPayload, formFields: delivery.formFields };
-  if (detail.data) return { state: "ready", payload: detail.data.rawPayload, formFields: detail.data.formFields };
+  const ready = ({ rawPayload, formFields, contentDecoding }: Delivery) =>
+    ({ state: "ready", payload: rawPayload, formFields, contentDecoding }) as const;
+  if (carried) return ready(delivery);
+  if (detail.data) return ready(detail.data);
   if (detail.error) return { state: "failed", message: detail.error.message };
   return { state: "loading" };
 }
