@@ -95,8 +95,8 @@ export async function handleIngestRequest(
   switch (outcome.kind) {
     case "stored": {
       // The hot path answers directly: building a fetch Response and reading it back costs more than the answer itself.
-      const answerBody = acknowledgement(outcome.deliveryId);
-      response.writeHead(200, { "content-type": "application/json", "content-length": String(answerBody.length) });
+      const answerBody = acknowledgement(outcome.deliveryId); // ASCII: its length is its byte count
+      response.writeHead(200, ["content-type", "application/json", "content-length", String(answerBody.length)]);
       response.end(answerBody);
       return;
     }

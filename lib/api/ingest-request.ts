@@ -30,8 +30,11 @@ export type IngestOutcome =
   /** The sender went away mid-body: nobody is left to answer, nothing was stored. */
   | { kind: "aborted" };
 
-/** The acknowledgement of a stored delivery, as bytes (the fast path writes them without building a Response). */
-export const acknowledgement = (deliveryId: string) => Buffer.from(JSON.stringify({ received: true, deliveryId }));
+/**
+ * The acknowledgement of a stored delivery as JSON text: the fast path writes it without building a Response, and as a
+ * string Node sends it in one write with the header block (a Buffer goes out as a second chunk of a writev).
+ */
+export const acknowledgement = (deliveryId: string) => JSON.stringify({ received: true, deliveryId });
 
 /**
  * POST /webhooks/ingest/:hookId: stores the delivery (ingestDelivery: 404, 401, dedup, group commit) and says what to
