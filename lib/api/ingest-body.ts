@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { ApiError } from "@/lib/errors";
 import { bodyAccumulator, type BodyAccumulator } from "@/lib/inbox/body-slabs";
 import { createByteBudget, type BudgetReader, type ByteBudget } from "./body-budget";
+import { watchBodyRate } from "./body-rate-sweep";
 
 /** The sender's connection closed, or the server cut it (HTTP_REQUEST_TIMEOUT_MS), before the whole body arrived. */
 export class RequestAbortedError extends Error {}
@@ -68,7 +69,8 @@ const declaredBytes = (contentLength: string | null | undefined) => {
 /**
  * What both readers share: the limit, the budget and the slow-body rate. Over every stretch of `rate.graceMs` while
  * the body is read (unless the budget held the reader back: `heldBack` tells whether it still does), at least that
- * stretch's share of `rate.minBytesPerSecond` must arrive, or `fail` is called with BodyTooSlowError.
+ * stretch's share of `rate.minBytesPerSecond` must arrive, or `fail` is called with BodyTooSlowError
+ * (./body-rate-sweep.ts).
  */
 function bodyIntake(
   limit: number,
@@ -79,31 +81,23 @@ function bodyIntake(
   fail: (error: Error) => void,
 ) {
   let size = 0;
-  let arrivedThisStretch = 0;
-  let heldBackThisStretch = false;
-  const minPerStretch = (rate.minBytesPerSecond * rate.graceMs) / 1000;
-  const rateCheck =
-    minPerStretch > 0
-      ? setInterval(() => {
-          if (!heldBackThisStretch && arrivedThisStretch < minPerStretch) fail(new BodyTooSlowError());
-          arrivedThisStretch = 0;
-          heldBackThisStretch = heldBack();
-        }, rate.graceMs)
+  const rateWatch =
+    rate.minBytesPerSecond > 0
+      ? watchBodyRate(rate.minBytesPerSecond, rate.graceMs, heldBack, () => fail(new BodyTooSlowError()))
       : undefined;
-  rateCheck?.unref();
   return {
     /** Keeps a chunk; throws `payload_too_large` past the limit. A promise: wait for it before reading on. */
     add(chunk: Uint8Array): Promise<void> | null {
       size += chunk.length;
-      arrivedThisStretch += chunk.length;
+      rateWatch?.arrived(chunk.length);
       if (size > limit) throw tooLarge(limit);
       accumulator.add(chunk);
       const wait = bodyBudget().take(reader, chunk.length);
-      if (wait) heldBackThisStretch = true;
+      if (wait) rateWatch?.heldBack();
       return wait;
     },
     body: () => accumulator.bytes(),
-    stop: () => clearInterval(rateCheck),
+    stop: () => rateWatch?.stop(),
   };
 }
 
