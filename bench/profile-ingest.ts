@@ -10,6 +10,8 @@
  *   node-postgres, Prisma, JSON, the framework, garbage collection, our code) and the hottest functions.
  *
  * Targets: app, groupCommit, singleRow (the bench baselines). The .cpuprofile is kept in bench/results/ for DevTools.
+ * Environment: PROFILE_NODE_ARGS (more flags for the app's node, e.g. --trace-gc), PROFILE_SERVER_OUTPUT (a file for
+ * what the server printed), PROFILE_SQL (one statement run on the database before the load, for experiments).
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
