@@ -73,6 +73,7 @@ describe("delivery pages use an index range scan at any depth", () => {
     // A receipt-time window is a tighter range on the index's leading column after the workspace or endpoint; the
     // deep cursor (a third of the way in, n ≈ 100,000) falls inside it.
     ["since", { since: WINDOW.since }],
+    ["since, oldest first", { since: WINDOW.since, order: "asc" as const }],
     ["until", { until: WINDOW.until }],
     ["a window", { ...WINDOW }],
     ["a window, oldest first", { ...WINDOW, order: "asc" as const }],
