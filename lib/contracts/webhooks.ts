@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineContract, envelope } from "./contract";
+import { compareInstants, isInstant } from "./instant";
 
 /**
  * Body bytes one page of deliveries carries at most (their `sizeBytes`), whatever its `limit`: a page of a hundred
@@ -44,6 +45,11 @@ const cursor = z
   .max(500)
   .optional()
   .meta({ description: "`nextCursor` of the previous page. Opaque." });
+const INSTANT_ERROR = "must be an ISO 8601 date-time with `Z` or an offset, e.g. `2026-01-01T00:00:00Z`";
+/** A bound on receipt times. No zone means no instant (whose midnight?), so a zone is required. */
+const receiptTime = z.iso
+  .datetime({ offset: true, error: INSTANT_ERROR, abort: true })
+  .refine(isInstant, { error: "must fall in the years 0001 to 9999 (UTC)" });
 const booleanText = z
   .enum(["true", "false"], { error: "must be `true` or `false`" })
   .transform((value) => value === "true");
@@ -252,23 +258,39 @@ export const listDeliveriesContract = defineContract({
   path: "/v1/webhook-endpoints/deliveries",
   tag: "Webhooks",
   summary: "List deliveries",
-  description: `Newest first by default (\`order=asc\` for oldest first), keyset-paged: following \`nextCursor\` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most \`limit\` deliveries and at most ${DELIVERY_PAGE_BYTES / 1_048_576} MiB of bodies (their \`sizeBytes\`; a single larger delivery gets a page of its own) and at most ${DELIVERY_PAGE_DECODED_BYTES / 1_048_576} MiB decoded from compressed bodies (\`Content-Encoding\`, see \`contentDecoding\`), so a page can hold fewer than \`limit\` with more to come: stop only when \`nextCursor\` is null. \`withPayload=false\` leaves \`rawPayload\` out (then only \`limit\` cuts the page); fetch a delivery, or its \`/raw\` bytes, for its body.`,
+  description: `Newest first by default (\`order=asc\` for oldest first), keyset-paged: following \`nextCursor\` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most \`limit\` deliveries and at most ${DELIVERY_PAGE_BYTES / 1_048_576} MiB of bodies (their \`sizeBytes\`; a single larger delivery gets a page of its own) and at most ${DELIVERY_PAGE_DECODED_BYTES / 1_048_576} MiB decoded from compressed bodies (\`Content-Encoding\`, see \`contentDecoding\`), so a page can hold fewer than \`limit\` with more to come: stop only when \`nextCursor\` is null. \`withPayload=false\` leaves \`rawPayload\` out (then only \`limit\` cuts the page); fetch a delivery, or its \`/raw\` bytes, for its body. \`since\` (inclusive) and \`until\` (exclusive) narrow the listing to a window of receipt times; like every filter, they are bound into the cursor.`,
   auth: "workspace",
-  query: z.object({
-    endpointId: endpointId.optional(),
-    unacknowledged: booleanText
-      .optional()
-      .meta({ description: "`true`: only pending deliveries; `false`: only acknowledged ones." }),
-    limit: pageLimit,
-    cursor,
-    order: z
-      .enum(["desc", "asc"], { error: "must be `desc` or `asc`" })
-      .default("desc")
-      .meta({ description: "`desc`: newest first (the default); `asc`: oldest first." }),
-    withPayload: booleanText
-      .default(true)
-      .meta({ description: "`false`: leave each delivery's `rawPayload` out (default `true`)." }),
-  }),
+  query: z
+    .object({
+      endpointId: endpointId.optional(),
+      unacknowledged: booleanText
+        .optional()
+        .meta({ description: "`true`: only pending deliveries; `false`: only acknowledged ones." }),
+      limit: pageLimit,
+      cursor,
+      order: z
+        .enum(["desc", "asc"], { error: "must be `desc` or `asc`" })
+        .default("desc")
+        .meta({ description: "`desc`: newest first (the default); `asc`: oldest first." }),
+      withPayload: booleanText
+        .default(true)
+        .meta({ description: "`false`: leave each delivery's `rawPayload` out (default `true`)." }),
+      since: receiptTime.optional().meta({
+        description:
+          "Only deliveries received at or after this time (`createdAt` ≥ `since`; inclusive). ISO 8601 with `Z` or an offset.",
+        example: "2026-01-01T00:00:00Z",
+      }),
+      until: receiptTime.optional().meta({
+        description:
+          "Only deliveries received before this time (`createdAt` < `until`; exclusive). ISO 8601 with `Z` or an offset.",
+        example: "2026-01-02T00:00:00Z",
+      }),
+    })
+    // Runs even when a field failed, so it compares only two valid times (compareInstants is null otherwise).
+    .refine((query) => !query.since || !query.until || (compareInstants(query.since, query.until) ?? 0) <= 0, {
+      error: "must not be after `until`",
+      path: ["since"],
+    }),
   response: deliveryPage,
   errors: ["validation_error", "unauthorized"],
 });

@@ -577,7 +577,7 @@ export interface paths {
     };
     /**
      * List deliveries
-     * @description Newest first by default (`order=asc` for oldest first), keyset-paged: following `nextCursor` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most `limit` deliveries and at most 8 MiB of bodies (their `sizeBytes`; a single larger delivery gets a page of its own) and at most 8 MiB decoded from compressed bodies (`Content-Encoding`, see `contentDecoding`), so a page can hold fewer than `limit` with more to come: stop only when `nextCursor` is null. `withPayload=false` leaves `rawPayload` out (then only `limit` cuts the page); fetch a delivery, or its `/raw` bytes, for its body. An API key needs the `inbox:read` scope.
+     * @description Newest first by default (`order=asc` for oldest first), keyset-paged: following `nextCursor` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most `limit` deliveries and at most 8 MiB of bodies (their `sizeBytes`; a single larger delivery gets a page of its own) and at most 8 MiB decoded from compressed bodies (`Content-Encoding`, see `contentDecoding`), so a page can hold fewer than `limit` with more to come: stop only when `nextCursor` is null. `withPayload=false` leaves `rawPayload` out (then only `limit` cuts the page); fetch a delivery, or its `/raw` bytes, for its body. `since` (inclusive) and `until` (exclusive) narrow the listing to a window of receipt times; like every filter, they are bound into the cursor. An API key needs the `inbox:read` scope.
      */
     get: operations["listDeliveries"];
     put?: never;
@@ -5958,6 +5958,10 @@ export interface operations {
         order?: "desc" | "asc";
         /** @description `false`: leave each delivery's `rawPayload` out (default `true`). */
         withPayload?: boolean;
+        /** @description Only deliveries received at or after this time (`createdAt` ≥ `since`; inclusive). ISO 8601 with `Z` or an offset. */
+        since?: string;
+        /** @description Only deliveries received before this time (`createdAt` < `until`; exclusive). ISO 8601 with `Z` or an offset. */
+        until?: string;
       };
       header?: never;
       path?: never;
