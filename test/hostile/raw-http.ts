@@ -1,4 +1,5 @@
 import { connect } from "node:net";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { recordExchange } from "@/test/openapi-conformance/record";
 
 /*
@@ -100,6 +101,19 @@ function parseAnswer(data: Buffer): RawAnswer {
 }
 
 /**
+ * The body as a client that asked for the encoding reads it. Next.js compresses large answers for any Accept-Encoding
+ * that names gzip, deflate or `*` (hostile headers do), and the conformance check reads the JSON inside; the answer
+ * itself keeps the bytes as they came.
+ */
+function decoded(answer: RawAnswer): Buffer {
+  const encoding = (answer.headers["content-encoding"] ?? "").trim().toLowerCase();
+  if (encoding === "gzip" || encoding === "x-gzip") return gunzipSync(answer.body);
+  if (encoding === "deflate") return inflateSync(answer.body);
+  if (encoding === "br") return brotliDecompressSync(answer.body);
+  return answer.body;
+}
+
+/**
  * Sends one request to `baseUrl` (`http://host:port`) and resolves with the parsed answer, which is also checked
  * against the app's OpenAPI document (test/openapi-conformance).
  */
@@ -109,7 +123,7 @@ export async function rawRequest(baseUrl: string, request: RawRequest): Promise<
     const eventStream = (answer.headers["content-type"] ?? "").startsWith("text/event-stream");
     const { status, headers } = answer;
     const { method, target } = request;
-    recordExchange(baseUrl, { method, target, status, headers, body: eventStream ? null : answer.body });
+    recordExchange(baseUrl, { method, target, status, headers, body: eventStream ? null : decoded(answer) });
   }
   return answer;
 }
