@@ -72,3 +72,30 @@ export function errorOf(json: unknown): ErrorBody["error"] {
 export function detailPaths(json: unknown): string[] {
   return [...new Set((errorOf(json).details ?? []).map((detail) => detail.path))].sort();
 }
+
+/** Posts a webhook to the app's ingest address (expects 200) and returns the new delivery's id. */
+export async function postWebhook(
+  baseUrl: string,
+  endpointId: string,
+  body: string | Uint8Array,
+  headers: Record<string, string>,
+): Promise<string> {
+  const response = await fetch(`${baseUrl}/webhooks/ingest/${endpointId}`, {
+    method: "POST",
+    headers,
+    body: typeof body === "string" ? body : new Uint8Array(body),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return ((await response.json()) as { deliveryId: string }).deliveryId;
+}
+
+/** An API answer's text exactly as sent (expects 200): no JSON.parse between the wire and the assertion. */
+export async function answerText(baseUrl: string, key: string, path: string, init: RequestInit = {}): Promise<string> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${key}`, ...init.headers },
+  });
+  const text = await response.text();
+  expect(response.status, text.slice(0, 300)).toBe(200);
+  return text;
+}

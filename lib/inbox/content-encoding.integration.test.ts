@@ -5,6 +5,7 @@ import { createWorkspace } from "@/lib/auth/workspaces";
 import { createApiClient, type ApiClient } from "@/lib/client/api-client";
 import { createWebhookEndpointContract } from "@/lib/contracts/webhooks";
 import { startApp, type RunningApp } from "@/test/app-server";
+import { answerText as answerTextOf, postWebhook } from "@/test/http-api";
 
 // Bodies sent with Content-Encoding (issue #20): over real HTTP, rawPayload and formFields are made from the decoded
 // body and `contentDecoding` says so, `/raw` serves the bytes as sent, and a bomb is refused without failing the read.
@@ -30,26 +31,11 @@ afterAll(async () => {
 const newEndpoint = async () =>
   (await api.call(createWebhookEndpointContract, { body: { name: "Compressed" } })).data.id;
 
-async function ingest(endpointId: string, body: Uint8Array, headers: Record<string, string>): Promise<string> {
-  const response = await fetch(`${app.baseUrl}/webhooks/ingest/${endpointId}`, {
-    method: "POST",
-    headers,
-    body: new Uint8Array(body),
-  });
-  expect(response.status, await response.clone().text()).toBe(200);
-  return ((await response.json()) as { deliveryId: string }).deliveryId;
-}
+const ingest = (endpointId: string, body: Uint8Array, headers: Record<string, string>) =>
+  postWebhook(app.baseUrl, endpointId, body, headers);
 
 /** The answer's text, as sent (the sender's JSON is spliced into it, so no JSON.parse before the assertion). */
-async function answerText(path: string, init: RequestInit = {}): Promise<string> {
-  const response = await fetch(`${app.baseUrl}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${apiKey}`, ...init.headers },
-  });
-  const text = await response.text();
-  expect(response.status, text.slice(0, 300)).toBe(200);
-  return text;
-}
+const answerText = (path: string, init?: RequestInit) => answerTextOf(app.baseUrl, apiKey, path, init);
 
 interface Shown {
   id: string;

@@ -6,6 +6,7 @@ import { createWorkspace } from "@/lib/auth/workspaces";
 import { createApiClient, type ApiClient } from "@/lib/client/api-client";
 import { createWebhookEndpointContract } from "@/lib/contracts/webhooks";
 import { startApp, type RunningApp } from "@/test/app-server";
+import { answerText as answerTextOf, postWebhook } from "@/test/http-api";
 
 // rawPayload is the sender's JSON text (README, Webhook inbox): over real HTTP, the text of every answer that carries
 // a delivery holds the sent text verbatim (whitespace outside strings removed), never a re-serialisation.
@@ -30,26 +31,11 @@ afterAll(async () => {
   await app?.stop();
 });
 
-async function ingest(body: string, contentType = "application/json"): Promise<string> {
-  const response = await fetch(`${app.baseUrl}/webhooks/ingest/${endpointId}`, {
-    method: "POST",
-    headers: { "content-type": contentType },
-    body,
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { deliveryId: string }).deliveryId;
-}
+const ingest = (body: string, contentType = "application/json") =>
+  postWebhook(app.baseUrl, endpointId, body, { "content-type": contentType });
 
 /** The answer's text, as sent: no JSON.parse between the wire and the assertion. */
-async function answerText(path: string, init: RequestInit = {}): Promise<string> {
-  const response = await fetch(`${app.baseUrl}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${apiKey}`, ...init.headers },
-  });
-  const text = await response.text();
-  expect(response.status, text.slice(0, 300)).toBe(200);
-  return text;
-}
+const answerText = (path: string, init?: RequestInit) => answerTextOf(app.baseUrl, apiKey, path, init);
 
 const payloadIn = (answer: string, id: string, payload: string) =>
   answer.includes(`{"id":"${id}","webhookEndpointId":"${endpointId}","workspaceId":`) &&
