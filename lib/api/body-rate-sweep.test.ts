@@ -37,6 +37,16 @@ describe("watchBodyRate", () => {
     expect(tooSlow).toHaveBeenCalledTimes(1);
   });
 
+  it("asks a stretch stretched by a stall of this process for no more than a grace period's bytes", async () => {
+    const tooSlow = vi.fn();
+    const watch = watchBodyRate(100, 1_000, () => false, tooSlow);
+    watch.arrived(100);
+    vi.setSystemTime(Date.now() + 3_000); // the process stalled: the sweep comes 3 s late
+    await vi.advanceTimersByTimeAsync(100);
+    expect(tooSlow).not.toHaveBeenCalled();
+    watch.stop();
+  });
+
   it("does not count a stretch in which the body budget held the reader back", async () => {
     const tooSlow = vi.fn();
     let heldBack = false;

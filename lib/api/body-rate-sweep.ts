@@ -2,7 +2,8 @@
  * The slow-body rate checks of every ingest body being read, run by one timer rather than an interval per request: at
  * thousands of small bodies a second, making and clearing a timer for each cost more than the check ever does (nearly
  * every body ends long before its first check). The sweep runs every SWEEP_MS while any body is watched, so a stretch
- * lasts from `graceMs` to `graceMs + SWEEP_MS`, and the bytes it must bring are scaled to its actual length.
+ * lasts from `graceMs` to `graceMs + SWEEP_MS` (longer when the process stalls); it must bring a grace period's share
+ * of the minimum rate, as with a timer per body.
  */
 
 /** At most the smallest INGEST_BODY_RATE_GRACE_MS (lib/env.ts). */
@@ -51,7 +52,9 @@ export function watchBodyRate(
     check(now) {
       const elapsed = now - stretchStart;
       if (elapsed < graceMs) return;
-      if (!heldBack && arrived < (minBytesPerSecond * elapsed) / 1000) {
+      // A stretch that ran long because this process stalled (the sweep came late) asks no more than a whole grace
+      // period's bytes: the chunks of a stall are read late, and that is not the sender's doing.
+      if (!heldBack && arrived < (minBytesPerSecond * graceMs) / 1000) {
         watched.delete(entry);
         return tooSlow();
       }
