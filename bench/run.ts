@@ -3,9 +3,9 @@
  * machine over loopback, in one run, so every target is a ratio against a baseline measured minutes apart:
  *
  * 1. a fresh production build if the sources changed, and a fresh embedded PostgreSQL in a temporary folder;
- * 2. the real app (the launcher as `npm start` runs it, compiled, in its own process; a second one with INGEST_FAST_PATH=false for ingest
- *    through the Next.js route handler) and the bare node:http baselines (bench/baselines/): single-row INSERT (and
- *    its twin with the NOTIFY trigger), group commit, and no database at all;
+ * 2. the real app (the launcher compiled, as `npm start` runs it, in its own process; a second one with
+ *    INGEST_FAST_PATH=false for ingest through the Next.js route handler) and the bare node:http baselines
+ *    (bench/baselines/): single-row INSERT (and its twin with the NOTIFY trigger), group commit, and no database;
  * 3. scenarios: ingest, scaling (with another fast-path app process on the same database), enrichment, listing, ack
  *    (bench/scenarios/), each load generated in its own process (bench/load.ts);
  * 4. a table of the targets and whether each holds; the figures are written to bench/results/ (git-ignored).

@@ -17,6 +17,18 @@ const HEADER_BYTES = 20;
 /** Elements at least this large are referenced, not copied. */
 const REFERENCED_BYTES = 64 * 1024;
 
+/**
+ * Writes the HEADER_BYTES of an array's header (dimensions, has-nulls flag, element type, then the one dimension's
+ * length and lower bound) and answers the offset after it.
+ */
+function writeHeader(wire: Buffer, hasNulls: number, elementOid: number, length: number): number {
+  let offset = wire.writeInt32BE(1, 0);
+  offset = wire.writeInt32BE(hasNulls, offset);
+  offset = wire.writeInt32BE(elementOid, offset);
+  offset = wire.writeInt32BE(length, offset);
+  return wire.writeInt32BE(1, offset);
+}
+
 function binaryArrayPieces(elementOid: number, elements: (Uint8Array | null)[], prefix?: number): Buffer[] {
   const prefixBytes = prefix === undefined ? 0 : 1;
   // The packed stretches: the header, every length word and the small elements, cut before each referenced element.
@@ -41,12 +53,7 @@ function binaryArrayPieces(elementOid: number, elements: (Uint8Array | null)[], 
 
   const pieces: Buffer[] = [];
   let wire = Buffer.allocUnsafe(stretches[0]!);
-  // Header: dimensions, has-nulls flag, element type, then the one dimension's length and lower bound.
-  let offset = wire.writeInt32BE(1, 0);
-  offset = wire.writeInt32BE(hasNulls, offset);
-  offset = wire.writeInt32BE(elementOid, offset);
-  offset = wire.writeInt32BE(elements.length, offset);
-  offset = wire.writeInt32BE(1, offset);
+  let offset = writeHeader(wire, hasNulls, elementOid, elements.length);
   let next = 1;
   for (const element of elements) {
     if (element === null) {
@@ -81,11 +88,7 @@ export function textArray(values: (string | null)[]): Buffer {
     else size += Buffer.byteLength(value, "utf8");
   }
   const wire = Buffer.allocUnsafe(size);
-  let offset = wire.writeInt32BE(1, 0);
-  offset = wire.writeInt32BE(hasNulls, offset);
-  offset = wire.writeInt32BE(TEXT_OID, offset);
-  offset = wire.writeInt32BE(values.length, offset);
-  offset = wire.writeInt32BE(1, offset);
+  let offset = writeHeader(wire, hasNulls, TEXT_OID, values.length);
   for (const value of values) {
     if (value === null) {
       offset = wire.writeInt32BE(-1, offset);
