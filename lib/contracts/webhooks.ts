@@ -251,6 +251,36 @@ export const deleteWebhookEndpointContract = defineContract({
   errors: ["unauthorized", "not_found"],
 });
 
+/** The filters that select deliveries: the listing's, and every operation over a listing's deliveries. */
+const deliveryFilterFields = z.object({
+  endpointId: endpointId.optional(),
+  unacknowledged: booleanText
+    .optional()
+    .meta({ description: "`true`: only pending deliveries; `false`: only acknowledged ones." }),
+  since: receiptTime.optional().meta({
+    description:
+      "Only deliveries received at or after this time (`createdAt` ≥ `since`; inclusive). ISO 8601 with `Z` or an offset.",
+    example: "2026-01-01T00:00:00Z",
+  }),
+  until: receiptTime.optional().meta({
+    description:
+      "Only deliveries received before this time (`createdAt` < `until`; exclusive). ISO 8601 with `Z` or an offset.",
+    example: "2026-01-02T00:00:00Z",
+  }),
+});
+
+/** A filter whose `since` is after its `until` is refused rather than answered with nothing. */
+function withSinceNotAfterUntil<T extends z.ZodType<{ since?: string; until?: string }>>(schema: T) {
+  // Runs even when a field failed, so it compares only two valid times (compareInstants is null otherwise).
+  return schema.refine(
+    (query) => !query.since || !query.until || (compareInstants(query.since, query.until) ?? 0) <= 0,
+    {
+      error: "must not be after `until`",
+      path: ["since"],
+    },
+  );
+}
+
 export const listDeliveriesContract = defineContract({
   operationId: "listDeliveries",
   scope: "inbox:read",
@@ -260,12 +290,8 @@ export const listDeliveriesContract = defineContract({
   summary: "List deliveries",
   description: `Newest first by default (\`order=asc\` for oldest first), keyset-paged: following \`nextCursor\` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most \`limit\` deliveries and at most ${DELIVERY_PAGE_BYTES / 1_048_576} MiB of bodies (their \`sizeBytes\`; a single larger delivery gets a page of its own) and at most ${DELIVERY_PAGE_DECODED_BYTES / 1_048_576} MiB decoded from compressed bodies (\`Content-Encoding\`, see \`contentDecoding\`), so a page can hold fewer than \`limit\` with more to come: stop only when \`nextCursor\` is null. \`withPayload=false\` leaves \`rawPayload\` out (then only \`limit\` cuts the page); fetch a delivery, or its \`/raw\` bytes, for its body. \`since\` (inclusive) and \`until\` (exclusive) narrow the listing to a window of receipt times; like every filter, they are bound into the cursor.`,
   auth: "workspace",
-  query: z
-    .object({
-      endpointId: endpointId.optional(),
-      unacknowledged: booleanText
-        .optional()
-        .meta({ description: "`true`: only pending deliveries; `false`: only acknowledged ones." }),
+  query: withSinceNotAfterUntil(
+    deliveryFilterFields.extend({
       limit: pageLimit,
       cursor,
       order: z
@@ -275,22 +301,8 @@ export const listDeliveriesContract = defineContract({
       withPayload: booleanText
         .default(true)
         .meta({ description: "`false`: leave each delivery's `rawPayload` out (default `true`)." }),
-      since: receiptTime.optional().meta({
-        description:
-          "Only deliveries received at or after this time (`createdAt` ≥ `since`; inclusive). ISO 8601 with `Z` or an offset.",
-        example: "2026-01-01T00:00:00Z",
-      }),
-      until: receiptTime.optional().meta({
-        description:
-          "Only deliveries received before this time (`createdAt` < `until`; exclusive). ISO 8601 with `Z` or an offset.",
-        example: "2026-01-02T00:00:00Z",
-      }),
-    })
-    // Runs even when a field failed, so it compares only two valid times (compareInstants is null otherwise).
-    .refine((query) => !query.since || !query.until || (compareInstants(query.since, query.until) ?? 0) <= 0, {
-      error: "must not be after `until`",
-      path: ["since"],
     }),
+  ),
   response: deliveryPage,
   errors: ["validation_error", "unauthorized"],
 });

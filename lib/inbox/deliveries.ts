@@ -7,10 +7,10 @@ import {
   MAX_DECODED_BYTES,
   type deliverySchema,
 } from "@/lib/contracts/webhooks";
-import { millisecondCeiling } from "@/lib/contracts/instant";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { decodeContent, type DecodedBody } from "./content-encoding";
+import { deliveryFilterConditions, deliveryFilterScope, type DeliveryFilter } from "./delivery-filter";
 import { toFormFields } from "./form-fields";
 import { toRawPayload } from "./payload";
 
@@ -79,17 +79,11 @@ export function isDeliveryId(id: string): boolean {
 
 export const deliveryNotFound = () => new ApiError("not_found", "No such delivery.");
 
-export interface ListDeliveriesOptions {
+export interface ListDeliveriesOptions extends DeliveryFilter {
   workspaceId: string;
-  endpointId?: string;
-  unacknowledged?: boolean;
   limit: number;
   cursor?: string;
   order: "asc" | "desc";
-  /** Only deliveries received at or after this ISO 8601 date-time (with a zone, as the contract checked). */
-  since?: string;
-  /** Only deliveries received before this ISO 8601 date-time (exclusive). */
-  until?: string;
   /** `false` leaves `rawPayload` out of every delivery (and the page is then cut by `limit` alone). Default `true`. */
   withPayload?: boolean;
   /** Body bytes per page; DELIVERY_PAGE_BYTES unless a test wants small pages. */
@@ -107,16 +101,7 @@ export interface ListDeliveriesOptions {
  * pointers are carried, not followed).
  */
 export function deliveryPageQuery(options: ListDeliveriesOptions, after: KeysetPosition | null): Prisma.Sql {
-  const conditions = [Prisma.sql`workspace_id = ${options.workspaceId}`];
-  if (options.endpointId !== undefined) conditions.push(Prisma.sql`webhook_endpoint_id = ${options.endpointId}`);
-  if (options.unacknowledged === true) conditions.push(Prisma.sql`acknowledged_at IS NULL`);
-  if (options.unacknowledged === false) conditions.push(Prisma.sql`acknowledged_at IS NOT NULL`);
-  // Bounds on the index's leading column after workspace or endpoint: they narrow the same range scan the keyset
-  // condition walks. Rounded up to the millisecond, which on created_at (milliseconds) selects exactly the same rows.
-  if (options.since !== undefined)
-    conditions.push(Prisma.sql`created_at >= ${millisecondCeiling(options.since)}::timestamptz`);
-  if (options.until !== undefined)
-    conditions.push(Prisma.sql`created_at < ${millisecondCeiling(options.until)}::timestamptz`);
+  const conditions = deliveryFilterConditions(options.workspaceId, options);
   if (after) {
     conditions.push(
       options.order === "desc"
@@ -155,13 +140,8 @@ export async function listDeliveries(options: ListDeliveriesOptions) {
   const scope = {
     workspaceId: options.workspaceId,
     list: "deliveries",
-    endpointId: options.endpointId,
-    unacknowledged: options.unacknowledged,
+    ...deliveryFilterScope(options),
     order: options.order,
-    // The bounds as the instants they select, not as spelled: `…T01:00:00+01:00` continues a walk begun with
-    // `…T00:00:00Z`. Present only when given, so cursors issued before these filters existed stay valid.
-    ...(options.since !== undefined && { since: millisecondCeiling(options.since).toISOString() }),
-    ...(options.until !== undefined && { until: millisecondCeiling(options.until).toISOString() }),
   };
   const after = options.cursor ? decodeCursor(options.cursor, scope) : null;
   const rows = await db().$queryRaw<(DeliveryRow & { page_rows: bigint })[]>(deliveryPageQuery(options, after));

@@ -5950,6 +5950,10 @@ export interface operations {
         endpointId?: string;
         /** @description `true`: only pending deliveries; `false`: only acknowledged ones. */
         unacknowledged?: boolean;
+        /** @description Only deliveries received at or after this time (`createdAt` ≥ `since`; inclusive). ISO 8601 with `Z` or an offset. */
+        since?: string;
+        /** @description Only deliveries received before this time (`createdAt` < `until`; exclusive). ISO 8601 with `Z` or an offset. */
+        until?: string;
         /** @description Page size, 1–100 (default 50). */
         limit?: number;
         /** @description `nextCursor` of the previous page. Opaque. */
@@ -5958,10 +5962,6 @@ export interface operations {
         order?: "desc" | "asc";
         /** @description `false`: leave each delivery's `rawPayload` out (default `true`). */
         withPayload?: boolean;
-        /** @description Only deliveries received at or after this time (`createdAt` ≥ `since`; inclusive). ISO 8601 with `Z` or an offset. */
-        since?: string;
-        /** @description Only deliveries received before this time (`createdAt` < `until`; exclusive). ISO 8601 with `Z` or an offset. */
-        until?: string;
       };
       header?: never;
       path?: never;
