@@ -96,11 +96,13 @@ export async function enrichmentScenario(context: BenchContext, account: BenchAc
       },
     ],
     checks: [
+      // The engine's overhead is what a cache hit costs beyond the floor any route gets at that moment (/healthz,
+      // interleaved with the hits): an absolute latency would measure the machine as much as the engine.
       {
-        target: "Enrichment engine overhead on a cache hit (p50)",
-        measured: `${ms(hit.latency.p50)} (p99 ${ms(hit.latency.p99)}; /healthz ${ms(floor.p50)})`,
+        target: "Enrichment engine overhead on a cache hit (p50 over the /healthz floor)",
+        measured: `${ms(hit.latency.p50 - floor.p50)} (cache hit ${ms(hit.latency.p50)}, p99 ${ms(hit.latency.p99)}; /healthz ${ms(floor.p50)})`,
         limit: "≤ 5 ms",
-        holds: hit.latency.p50 <= 5,
+        holds: hit.latency.p50 - floor.p50 <= 5,
       },
     ],
   };
