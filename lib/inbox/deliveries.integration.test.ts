@@ -225,6 +225,8 @@ describe("GET /v1/webhook-endpoints/deliveries: shape", () => {
       sizeBytes: Buffer.byteLength(jsonBody),
       query: "source=test&x=1",
       signature: null,
+      // Compact JSON already: the preview is the body itself.
+      preview: jsonBody,
     });
     for (const name of Object.keys(json!.headers)) expect(name).toBe(name.toLowerCase());
     expect(json!.id).toMatch(UUID);

@@ -659,7 +659,7 @@ export interface paths {
     put?: never;
     /**
      * Acknowledge many deliveries at once
-     * @description Send exactly one of `ids` or `filter`; either way one atomic statement. With `ids` (1–100): each id lands in exactly one of the three lists; unknown ids and other workspaces' ids are `notFound`. With `filter`: the oldest 10,000 pending deliveries that match are acknowledged, answering `{ acknowledgedCount, hasMore }`; `hasMore` is true when more matching deliveries were pending beyond the bound: call again until it is false (add `until` to stop at deliveries that keep arriving). A delivery acknowledged meanwhile by another call keeps its first `acknowledgedAt` and is not counted. An API key needs the `inbox:ack` scope.
+     * @description Send exactly one of `ids` or `filter`; either way one atomic statement. With `ids` (1–100): each id lands in exactly one of the three lists; unknown ids and other workspaces' ids are `notFound`. With `filter`: the oldest 1,000 pending deliveries that match are acknowledged, answering `{ acknowledgedCount, hasMore }`; `hasMore` is true when more matching deliveries were pending beyond the bound: call again until it is false (add `until` to stop at deliveries that keep arriving). A delivery acknowledged meanwhile by another call keeps its first `acknowledgedAt` and is not counted. An API key needs the `inbox:ack` scope.
      */
     post: operations["acknowledgeDeliveries"];
     delete?: never;
@@ -6487,7 +6487,7 @@ export interface operations {
       content: {
         "application/json": {
           ids?: string[];
-          /** @description The listing's filters (the same fields, spelled as in its query string: `{"endpointId": "we_…", "unacknowledged": "true"}`); `{}` selects every pending delivery of the workspace. Only pending deliveries are acknowledged, the oldest 10,000 per call. */
+          /** @description The listing's filters (the same fields, spelled as in its query string: `{"endpointId": "we_…", "unacknowledged": "true"}`); `{}` selects every pending delivery of the workspace. Only pending deliveries are acknowledged, the oldest 1,000 per call. */
           filter?: {
             /**
              * @description Webhook endpoint id (`we_…`).
