@@ -77,7 +77,8 @@ export async function toDeliveryResource(
     query: row.query,
     signature: row.signature,
     preview: deliveryPreview({
-      head: row.raw_body?.subarray(0, PREVIEW_SOURCE_BYTES) ?? row.raw_body_head ?? new Uint8Array(),
+      // Always the same slice, whatever the row carries: the preview does not depend on `withPayload`.
+      head: (row.raw_body ?? row.raw_body_head ?? new Uint8Array()).subarray(0, PREVIEW_SOURCE_BYTES),
       sizeBytes: row.size_bytes,
       contentType: row.content_type,
       contentEncoding: row.headers["content-encoding"],

@@ -89,6 +89,7 @@ interface Line {
   webhookEndpointId: string;
   acknowledgedAt: string | null;
   contentType: string | null;
+  preview: string;
   rawBody?: string;
   rawPayload?: unknown;
   type?: string;
@@ -167,6 +168,9 @@ describe("exporting deliveries as NDJSON", () => {
   it("writes each delivery as the API shows it (body=parsed, the default)", async () => {
     const lines = await exportLines("", tenant.key);
     expect(lines).toHaveLength(300);
+    // Both forms show the same preview (made from the same slice of the body).
+    const raw = await exportLines("body=base64", tenant.key);
+    expect(raw.map((line) => line.preview)).toEqual(lines.map((line) => line.preview));
     for (const index of [0, 1, 99, 150, 299]) {
       const shown = dataOf(
         await requestApi(app.baseUrl, tenant.key, "GET", `/v1/webhook-endpoints/deliveries/${lines[index]!.id}`),

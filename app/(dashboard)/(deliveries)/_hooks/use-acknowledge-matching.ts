@@ -23,6 +23,7 @@ export function useAcknowledgeMatching() {
   const workspaceId = useWorkspaceId() ?? null;
   return useMutation<number, Error, DeliveryFilters>({
     mutationFn: async (filters) => {
+      // The list's own `until`, when the filter bar sets one, is kept if it is earlier than the click.
       const until = earlier((filters as { until?: string }).until, new Date().toISOString());
       let total = 0;
       for (let more = true; more;) {
