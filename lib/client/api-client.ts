@@ -44,12 +44,18 @@ function buildQuery(query: Record<string, unknown> | undefined): string {
 /**
  * A typed fetch client built from the same contracts as the route handlers: `call(contract, input)` checks the
  * input's type at compile time, validates the response with the contract's schema, and throws `ApiClientError`
- * on any error status.
+ * on any error status. `open` is the same request for an answer read as a stream (an NDJSON export): the response,
+ * unread, once its status is a success.
  */
 export function createApiClient(options: ApiClientOptions = {}) {
   const fetchImpl = options.fetch ?? fetch;
-  return {
+  const client = {
     async call<C extends Contract>(contract: C, input: ClientInput<C>): Promise<ContractOutput<C>> {
+      const response = await client.open(contract, input);
+      return contract.response.parse(await response.json().catch(() => undefined)) as ContractOutput<C>;
+    },
+
+    async open<C extends Contract>(contract: C, input: ClientInput<C>): Promise<Response> {
       const {
         params,
         query,
@@ -72,8 +78,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      const payload: unknown = await response.json().catch(() => undefined);
       if (!response.ok) {
+        const payload: unknown = await response.json().catch(() => undefined);
         const parsed = errorBodySchema.safeParse(payload);
         if (parsed.success)
           throw new ApiClientError(
@@ -88,9 +94,10 @@ export function createApiClient(options: ApiClientOptions = {}) {
           `${contract.method} ${contract.path} answered ${response.status}`,
         );
       }
-      return contract.response.parse(payload) as ContractOutput<C>;
+      return response;
     },
   };
+  return client;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;

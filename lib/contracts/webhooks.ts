@@ -20,6 +20,16 @@ export const MAX_DECODED_BYTES = 4 * 1_048_576;
  */
 export const DELIVERY_PAGE_DECODED_BYTES = 8 * 1_048_576;
 
+/**
+ * Deliveries one acknowledgement by filter acknowledges at most (oldest first); `hasMore` says to call again. Each row
+ * costs a non-HOT update and a notification (about 1 ms on a loaded 2-core machine): 1,000 keeps a call, and the row
+ * locks it holds, near a second, far from DATABASE_STATEMENT_TIMEOUT_MS (10,000 took 12–16 s).
+ */
+export const ACK_BY_FILTER_LIMIT = 1_000;
+
+/** Characters of a delivery's `preview` at most (before the `…` that marks a cut). */
+export const DELIVERY_PREVIEW_CHARS = 120;
+
 export const SIGNATURE_SCHEME_NAMES = ["standard-webhooks", "stripe", "github", "shopify", "slack"] as const;
 
 const endpointId = z
@@ -124,6 +134,10 @@ export const deliverySchema = z
     sizeBytes: z.number().int(),
     query: z.string().meta({ description: "Query string of the ingest request, without `?`." }),
     signature: signatureResultSchema.nullable(),
+    preview: z.string().meta({
+      description: `One line that tells deliveries apart, made from the start of the body only (even with \`withPayload=false\`): compact JSON text, form fields as \`a=1 b=2\`, multipart field names, text with its whitespace collapsed, or \`binary, 3.2 KB\`; at most ${DELIVERY_PREVIEW_CHARS} characters, then \`…\`. Empty for an empty body. For display, not parsing.`,
+      example: '{"action":"opened","number":42,"pull_request":{"id":1,"title":"Fix the build"…',
+    }),
   })
   .meta({ id: "Delivery" });
 
@@ -355,6 +369,34 @@ export const acknowledgeDeliveryContract = defineContract({
   errors: ["unauthorized", "not_found"],
 });
 
+const bulkAckIds = z
+  .array(z.string().min(1).max(100))
+  .min(1, { error: "send 1 to 100 ids" })
+  .max(100, { error: "send 1 to 100 ids" })
+  // Delivery ids are UUIDs, which compare without regard to case.
+  .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, { error: "ids must be unique" });
+
+/**
+ * The listing's filters as an object, spelled as in its query string (`"unacknowledged": "true"`), so a client sends
+ * the filter it lists with. Strict: a misspelt field would otherwise widen the filter to everything it acknowledges.
+ */
+const bulkAckFilter = withSinceNotAfterUntil(z.strictObject(deliveryFilterFields.shape)).meta({
+  description: `The listing's filters (the same fields, spelled as in its query string: \`{"endpointId": "we_…", "unacknowledged": "true"}\`); \`{}\` selects every pending delivery of the workspace. Only pending deliveries are acknowledged, the oldest ${ACK_BY_FILTER_LIMIT.toLocaleString("en")} per call.`,
+});
+
+/** The answer to acknowledging by `ids`. */
+export const idsAcknowledgementSchema = z.object({
+  acknowledged: z.array(z.string()),
+  alreadyAcknowledged: z.array(z.string()),
+  notFound: z.array(z.string()),
+});
+
+/** The answer to acknowledging by `filter`. */
+export const filterAcknowledgementSchema = z.object({
+  acknowledgedCount: z.number().int().meta({ description: "Deliveries this call acknowledged." }),
+  hasMore: z.boolean().meta({ description: "More matching deliveries were pending beyond the bound." }),
+});
+
 export const acknowledgeDeliveriesContract = defineContract({
   operationId: "acknowledgeDeliveries",
   scope: "inbox:ack",
@@ -362,24 +404,48 @@ export const acknowledgeDeliveriesContract = defineContract({
   path: "/v1/webhook-endpoints/deliveries/ack",
   tag: "Webhooks",
   summary: "Acknowledge many deliveries at once",
-  description:
-    "Atomic. Each id lands in exactly one of the three lists; unknown ids and other workspaces' ids are `notFound`.",
+  description: `Send exactly one of \`ids\` or \`filter\`; either way one atomic statement. With \`ids\` (1–100): each id lands in exactly one of the three lists; unknown ids and other workspaces' ids are \`notFound\`. With \`filter\`: the oldest ${ACK_BY_FILTER_LIMIT.toLocaleString("en")} pending deliveries that match are acknowledged, answering \`{ acknowledgedCount, hasMore }\`; \`hasMore\` is true when more matching deliveries were pending beyond the bound: call again until it is false (add \`until\` to stop at deliveries that keep arriving). A delivery acknowledged meanwhile by another call keeps its first \`acknowledgedAt\` and is not counted.`,
   auth: "workspace",
-  body: z.strictObject({
-    ids: z
-      .array(z.string().min(1).max(100))
-      .min(1, { error: "send 1 to 100 ids" })
-      .max(100, { error: "send 1 to 100 ids" })
-      // Delivery ids are UUIDs, which compare without regard to case.
-      .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, { error: "ids must be unique" }),
-  }),
-  response: envelope(
-    z.object({
-      acknowledged: z.array(z.string()),
-      alreadyAcknowledged: z.array(z.string()),
-      notFound: z.array(z.string()),
+  body: z
+    .strictObject({ ids: bulkAckIds.optional(), filter: bulkAckFilter.optional() })
+    .superRefine((body, context) => {
+      // Neither: named as `ids` was before `filter` existed, so callers of the ids form see the same detail.
+      if (body.ids === undefined && body.filter === undefined)
+        context.addIssue({ code: "custom", path: ["ids"], message: "send `ids` (1 to 100) or `filter`" });
+      if (body.ids !== undefined && body.filter !== undefined)
+        context.addIssue({ code: "custom", path: [], message: "send either `ids` or `filter`, not both" });
+    }),
+  // Two shapes with no field in common: a client tells them apart by key, and no field has two types.
+  response: envelope(z.union([idsAcknowledgementSchema, filterAcknowledgementSchema])),
+  errors: ["validation_error", "unauthorized"],
+});
+
+/** The last line of a complete export; a stream that ends without it was cut. */
+export const deliveryExportEndSchema = z.object({ type: z.literal("end"), count: z.number().int() });
+
+export const exportDeliveriesContract = defineContract({
+  operationId: "exportDeliveries",
+  scope: "inbox:read",
+  method: "GET",
+  path: "/v1/webhook-endpoints/deliveries/export",
+  tag: "Webhooks",
+  summary: "Export deliveries as NDJSON",
+  description:
+    'Every delivery the listing\'s filters select, oldest first (`createdAt`, then `id`), streamed as newline-delimited JSON: one delivery per line, then a last line `{"type":"end","count":<deliveries>}`. A stream without that line was cut (a dropped connection, or a server error after the first line, which aborts the stream): start again, or continue with `since`. Deliveries received after the export began are left out, so it ends. `body=parsed` (the default): each line is the delivery as the listing shows it; `body=base64`: the parsed view (`rawPayload`, `formFields`, `contentDecoding`) is replaced by `rawBody`, the exact bytes in base64, for re-verifying signatures. Read in chunks as the client reads, so memory stays bounded whatever the count.',
+  auth: "workspace",
+  query: withSinceNotAfterUntil(
+    deliveryFilterFields.extend({
+      body: z
+        .enum(["parsed", "base64"], { error: "must be `parsed` or `base64`" })
+        .default("parsed")
+        .meta({ description: "`parsed` (default): the parsed view; `base64`: the exact bytes as `rawBody`." }),
     }),
   ),
+  response: z.string().meta({ description: "NDJSON: one delivery per line, then the end line." }),
+  responseMediaType: "application/x-ndjson",
+  responseHeaders: {
+    "Content-Disposition": 'Always `attachment; filename="deliveries-<time>.ndjson"`.',
+  },
   errors: ["validation_error", "unauthorized"],
 });
 

@@ -10,6 +10,7 @@ import {
   getDeliveryContract,
   listDeliveriesContract,
   listWebhookEndpointsContract,
+  idsAcknowledgementSchema,
 } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import { startApp, type RunningApp } from "@/test/app-server";
@@ -224,6 +225,8 @@ describe("GET /v1/webhook-endpoints/deliveries: shape", () => {
       sizeBytes: Buffer.byteLength(jsonBody),
       query: "source=test&x=1",
       signature: null,
+      // Compact JSON already: the preview is the body itself.
+      preview: jsonBody,
     });
     for (const name of Object.keys(json!.headers)) expect(name).toBe(name.toLowerCase());
     expect(json!.id).toMatch(UUID);
@@ -694,7 +697,7 @@ describe("POST /v1/webhook-endpoints/deliveries/ack", () => {
     const ids = [unknown1, p2!, a1!, f1!, p1!, "not-a-uuid", a2!, p3!, f2!, unknown2];
     const response = await call(tenant.key, "POST", `${DELIVERIES}/ack`, { ids });
     expect(response.status).toBe(200);
-    const result = acknowledgeDeliveriesContract.response.parse(response.json).data;
+    const result = idsAcknowledgementSchema.parse(acknowledgeDeliveriesContract.response.parse(response.json).data);
     // Lists keep the request order.
     expect(result).toEqual({
       acknowledged: [p2, p1, p3],
@@ -802,7 +805,7 @@ describe("concurrent acknowledgement", () => {
       const acknowledged: string[] = [];
       responses.forEach((response, index) => {
         expect(response.status, `round ${round}, request ${index}: ${response.text}`).toBe(200);
-        const result = acknowledgeDeliveriesContract.response.parse(response.json).data;
+        const result = idsAcknowledgementSchema.parse(acknowledgeDeliveriesContract.response.parse(response.json).data);
         expect(result.notFound).toEqual([]);
         expect([...result.acknowledged, ...result.alreadyAcknowledged].sort()).toEqual([...bodies[index]!].sort());
         acknowledged.push(...result.acknowledged);
@@ -864,7 +867,9 @@ describe("concurrent acknowledgement", () => {
         for (const outcome of outcomes) {
           expect(outcome.response.status, `round ${round}, ${outcome.kind}: ${outcome.response.text}`).toBe(200);
           if (outcome.kind === "bulk") {
-            const result = acknowledgeDeliveriesContract.response.parse(outcome.response.json).data;
+            const result = idsAcknowledgementSchema.parse(
+              acknowledgeDeliveriesContract.response.parse(outcome.response.json).data,
+            );
             expect(result.notFound).toEqual([]);
             expect([...result.acknowledged, ...result.alreadyAcknowledged].sort()).toEqual([...outcome.ids].sort());
             bulkAcknowledged.push(...result.acknowledged);
@@ -895,7 +900,9 @@ describe("concurrent acknowledgement", () => {
           ...ids.slice(0, 10).map((id) => call(tenant.key, "POST", `${DELIVERIES}/${id}/ack`)),
         ]);
         for (const response of again) expect(response.status, response.text).toBe(200);
-        expect(acknowledgeDeliveriesContract.response.parse(again[0]!.json).data).toMatchObject({
+        expect(
+          idsAcknowledgementSchema.parse(acknowledgeDeliveriesContract.response.parse(again[0]!.json).data),
+        ).toMatchObject({
           acknowledged: [],
           notFound: [],
         });

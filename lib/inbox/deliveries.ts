@@ -10,19 +10,26 @@ import {
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { decodeContent, type DecodedBody } from "./content-encoding";
+import { deliveryPreview, PREVIEW_SOURCE_BYTES } from "./delivery-preview";
 import { deliveryFilterConditions, deliveryFilterScope, type DeliveryFilter } from "./delivery-filter";
 import { toFormFields } from "./form-fields";
 import { toRawPayload } from "./payload";
 
 export type DeliveryResource = z.infer<typeof deliverySchema>;
 
-/** A delivery resource without its payload (listings asked for `withPayload=false`). */
-const SUMMARY_COLUMNS = Prisma.sql`
+const BASE_COLUMNS = Prisma.sql`
   id::text, workspace_id, webhook_endpoint_id, headers, source_ip, created_at, acknowledged_at, content_type,
   size_bytes, query, signature`;
 
+/**
+ * A delivery resource without its payload (listings asked for `withPayload=false`): of the body, only the slice its
+ * `preview` is made from (a TOASTed body's first chunk, not the whole of it).
+ */
+const SUMMARY_COLUMNS = Prisma.sql`${BASE_COLUMNS},
+  substring(raw_body from 1 for ${Prisma.raw(String(PREVIEW_SOURCE_BYTES))}) AS raw_body_head`;
+
 /** Everything a delivery resource shows: the parsed view (`rawPayload`) is made from the stored bytes. */
-export const DELIVERY_COLUMNS = Prisma.sql`${SUMMARY_COLUMNS}, raw_body`;
+export const DELIVERY_COLUMNS = Prisma.sql`${BASE_COLUMNS}, raw_body`;
 
 export interface DeliveryRow {
   id: string;
@@ -30,6 +37,8 @@ export interface DeliveryRow {
   webhook_endpoint_id: string;
   /** Absent when the payload was left out. */
   raw_body?: Uint8Array;
+  /** The body's first PREVIEW_SOURCE_BYTES, read instead of `raw_body` when the payload was left out. */
+  raw_body_head?: Uint8Array;
   headers: Record<string, string>;
   source_ip: string;
   created_at: Date;
@@ -67,6 +76,13 @@ export async function toDeliveryResource(
     sizeBytes: row.size_bytes,
     query: row.query,
     signature: row.signature,
+    preview: deliveryPreview({
+      // Always the same slice, whatever the row carries: the preview does not depend on `withPayload`.
+      head: (row.raw_body ?? row.raw_body_head ?? new Uint8Array()).subarray(0, PREVIEW_SOURCE_BYTES),
+      sizeBytes: row.size_bytes,
+      contentType: row.content_type,
+      contentEncoding: row.headers["content-encoding"],
+    }),
   };
 }
 

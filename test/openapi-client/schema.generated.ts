@@ -659,9 +659,29 @@ export interface paths {
     put?: never;
     /**
      * Acknowledge many deliveries at once
-     * @description Atomic. Each id lands in exactly one of the three lists; unknown ids and other workspaces' ids are `notFound`. An API key needs the `inbox:ack` scope.
+     * @description Send exactly one of `ids` or `filter`; either way one atomic statement. With `ids` (1–100): each id lands in exactly one of the three lists; unknown ids and other workspaces' ids are `notFound`. With `filter`: the oldest 1,000 pending deliveries that match are acknowledged, answering `{ acknowledgedCount, hasMore }`; `hasMore` is true when more matching deliveries were pending beyond the bound: call again until it is false (add `until` to stop at deliveries that keep arriving). A delivery acknowledged meanwhile by another call keeps its first `acknowledgedAt` and is not counted. An API key needs the `inbox:ack` scope.
      */
     post: operations["acknowledgeDeliveries"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/webhook-endpoints/deliveries/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export deliveries as NDJSON
+     * @description Every delivery the listing's filters select, oldest first (`createdAt`, then `id`), streamed as newline-delimited JSON: one delivery per line, then a last line `{"type":"end","count":<deliveries>}`. A stream without that line was cut (a dropped connection, or a server error after the first line, which aborts the stream): start again, or continue with `since`. Deliveries received after the export began are left out, so it ends. `body=parsed` (the default): each line is the delivery as the listing shows it; `body=base64`: the parsed view (`rawPayload`, `formFields`, `contentDecoding`) is replaced by `rawBody`, the exact bytes in base64, for re-verifying signatures. Read in chunks as the client reads, so memory stays bounded whatever the count. An API key needs the `inbox:read` scope.
+     */
+    get: operations["exportDeliveries"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1158,6 +1178,11 @@ export interface components {
       /** @description Query string of the ingest request, without `?`. */
       query: string;
       signature: components["schemas"]["SignatureResult"] | null;
+      /**
+       * @description One line that tells deliveries apart, made from the start of the body only (even with `withPayload=false`): compact JSON text, form fields as `a=1 b=2`, multipart field names, text with its whitespace collapsed, or `binary, 3.2 KB`; at most 120 characters, then `…`. Empty for an empty body. For display, not parsing.
+       * @example {"action":"opened","number":42,"pull_request":{"id":1,"title":"Fix the build"…
+       */
+      preview: string;
     };
     /** @description A text field, or a file part by name, filename, type and size. */
     FormField:
@@ -1222,6 +1247,11 @@ export interface components {
       /** @description Query string of the ingest request, without `?`. */
       query: string;
       signature: components["schemas"]["SignatureResult"] | null;
+      /**
+       * @description One line that tells deliveries apart, made from the start of the body only (even with `withPayload=false`): compact JSON text, form fields as `a=1 b=2`, multipart field names, text with its whitespace collapsed, or `binary, 3.2 KB`; at most 120 characters, then `…`. Empty for an empty body. For display, not parsing.
+       * @example {"action":"opened","number":42,"pull_request":{"id":1,"title":"Fix the build"…
+       */
+      preview: string;
     };
   };
   responses: never;
@@ -6456,7 +6486,32 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
-          ids: string[];
+          ids?: string[];
+          /** @description The listing's filters (the same fields, spelled as in its query string: `{"endpointId": "we_…", "unacknowledged": "true"}`); `{}` selects every pending delivery of the workspace. Only pending deliveries are acknowledged, the oldest 1,000 per call. */
+          filter?: {
+            /**
+             * @description Webhook endpoint id (`we_…`).
+             * @example we_03yH0TG7PjqWtYgfjuEGIes8nDYiEc
+             */
+            endpointId?: string;
+            /**
+             * @description `true`: only pending deliveries; `false`: only acknowledged ones.
+             * @enum {string}
+             */
+            unacknowledged?: "true" | "false";
+            /**
+             * Format: date-time
+             * @description Only deliveries received at or after this time (`createdAt` ≥ `since`; inclusive). ISO 8601 with `Z` or an offset.
+             * @example 2026-01-01T00:00:00Z
+             */
+            since?: string;
+            /**
+             * Format: date-time
+             * @description Only deliveries received before this time (`createdAt` < `until`; exclusive). ISO 8601 with `Z` or an offset.
+             * @example 2026-01-02T00:00:00Z
+             */
+            until?: string;
+          };
         };
       };
     };
@@ -6470,11 +6525,18 @@ export interface operations {
           "application/json": {
             /** @constant */
             success: true;
-            data: {
-              acknowledged: string[];
-              alreadyAcknowledged: string[];
-              notFound: string[];
-            };
+            data:
+              | {
+                  acknowledged: string[];
+                  alreadyAcknowledged: string[];
+                  notFound: string[];
+                }
+              | {
+                  /** @description Deliveries this call acknowledged. */
+                  acknowledgedCount: number;
+                  /** @description More matching deliveries were pending beyond the bound. */
+                  hasMore: boolean;
+                };
           };
         };
       };
@@ -6545,6 +6607,133 @@ export interface operations {
       };
       /** @description `unsupported_media_type`: The request body is not JSON. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds until the next window. */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `internal`: Unexpected server error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `service_unavailable`: The service cannot reach its database; retry shortly. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  exportDeliveries: {
+    parameters: {
+      query?: {
+        /** @description Webhook endpoint id (`we_…`). */
+        endpointId?: string;
+        /** @description `true`: only pending deliveries; `false`: only acknowledged ones. */
+        unacknowledged?: boolean;
+        /** @description Only deliveries received at or after this time (`createdAt` ≥ `since`; inclusive). ISO 8601 with `Z` or an offset. */
+        since?: string;
+        /** @description Only deliveries received before this time (`createdAt` < `until`; exclusive). ISO 8601 with `Z` or an offset. */
+        until?: string;
+        /** @description `parsed` (default): the parsed view; `base64`: the exact bytes as `rawBody`. */
+        body?: "parsed" | "base64";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          /** @description Always `attachment; filename="deliveries-<time>.ndjson"`. */
+          "Content-Disposition": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/x-ndjson": string;
+        };
+      };
+      /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `not_found`: No such resource in this workspace (for a dashboard session: no such workspace of the user's). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `method_not_allowed`: The path does not accept this method. */
+      405: {
+        headers: {
+          /** @description The methods the path accepts. */
+          Allow: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
+      408: {
         headers: {
           [name: string]: unknown;
         };

@@ -12,6 +12,7 @@ import { EMPTY_SELECTION, pageSelectionState, selectionReducer } from "../_lib/s
 import type { DeliveryFilters } from "../_lib/types";
 import { DeliveriesTable } from "./deliveries-table";
 import { DeliveryDrawer } from "./delivery-drawer";
+import { FilterActions } from "./filter-actions";
 import { DeliveriesEmptyState } from "./empty-state";
 
 type Notice = { tone: "success" | "error"; text: string } | null;
@@ -151,6 +152,7 @@ export function DeliveriesView() {
             ))}
           </select>
         </div>
+        <FilterActions filters={filters} filtered={filtered} onNotice={setNotice} />
         <div className="bulk-bar" aria-live="polite">
           {selection.size > 0 ? (
             <>

@@ -4,7 +4,11 @@ import { useMutation, useQueryClient, type QueryClient, type QueryKey } from "@t
 import { useWorkspaceId } from "@/app/(dashboard)/_hooks/use-workspace";
 import { dashboardClient } from "@/lib/client/dashboard-client";
 import { queryKeys } from "@/lib/client/query-keys";
-import { acknowledgeDeliveriesContract, acknowledgeDeliveryContract } from "@/lib/contracts/webhooks";
+import {
+  acknowledgeDeliveriesContract,
+  acknowledgeDeliveryContract,
+  idsAcknowledgementSchema,
+} from "@/lib/contracts/webhooks";
 import { replaceDelivery } from "../_lib/delivery-pages";
 import { applyAck, BULK_ACK_LIMIT, chunk, rollbackAck, type AppliedAck } from "../_lib/optimistic-ack";
 import type { Delivery, DeliveryFilters } from "../_lib/types";
@@ -93,7 +97,9 @@ export function useAcknowledgeDeliveries(filters: DeliveryFilters) {
       const committed: string[] = [];
       for (const batch of chunk(ids, BULK_ACK_LIMIT)) {
         try {
-          const answer = (await dashboardClient().call(acknowledgeDeliveriesContract, { body: { ids: batch } })).data;
+          const answer = idsAcknowledgementSchema.parse(
+            (await dashboardClient().call(acknowledgeDeliveriesContract, { body: { ids: batch } })).data,
+          );
           result.acknowledged.push(...answer.acknowledged);
           result.alreadyAcknowledged.push(...answer.alreadyAcknowledged);
           result.notFound.push(...answer.notFound);
