@@ -4,22 +4,33 @@ import { ApiError } from "@/lib/errors";
 import {
   DELIVERY_PAGE_BYTES,
   DELIVERY_PAGE_DECODED_BYTES,
+  DELIVERY_SCAN_BYTES,
+  DELIVERY_SCAN_ROWS,
   MAX_DECODED_BYTES,
   type deliverySchema,
 } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { decodeContent, type DecodedBody } from "./content-encoding";
-import { deliveryFilterConditions, deliveryFilterScope, type DeliveryFilter } from "./delivery-filter";
+import {
+  deliveryContentConditions,
+  deliveryFilterScope,
+  deliveryRangeConditions,
+  scanBounded,
+  type DeliveryFilter,
+} from "./delivery-filter";
 import { toFormFields } from "./form-fields";
 import { toRawPayload } from "./payload";
 
 export type DeliveryResource = z.infer<typeof deliverySchema>;
 
+/** The columns of a delivery resource besides its id and body. */
+const SUMMARY_FIELDS = Prisma.raw(
+  "workspace_id, webhook_endpoint_id, headers, source_ip, created_at, acknowledged_at, content_type, size_bytes, query, signature",
+);
+
 /** A delivery resource without its payload (listings asked for `withPayload=false`). */
-const SUMMARY_COLUMNS = Prisma.sql`
-  id::text, workspace_id, webhook_endpoint_id, headers, source_ip, created_at, acknowledged_at, content_type,
-  size_bytes, query, signature`;
+const SUMMARY_COLUMNS = Prisma.sql`id::text, ${SUMMARY_FIELDS}`;
 
 /** Everything a delivery resource shows: the parsed view (`rawPayload`) is made from the stored bytes. */
 export const DELIVERY_COLUMNS = Prisma.sql`${SUMMARY_COLUMNS}, raw_body`;
@@ -90,6 +101,9 @@ export interface ListDeliveriesOptions extends DeliveryFilter {
   pageBytes?: number;
   /** Bytes decoded from compressed bodies per page; DELIVERY_PAGE_DECODED_BYTES unless a test wants small pages. */
   pageDecodedBytes?: number;
+  /** A content-filtered page's window, in deliveries and body bytes; DELIVERY_SCAN_* unless a test wants small ones. */
+  scanRows?: number;
+  scanBytes?: number;
 }
 
 /**
@@ -98,10 +112,10 @@ export interface ListDeliveriesOptions extends DeliveryFilter {
  * ORDER BY names the table's columns: a bare `id` would mean the selected `id::text` and force a sort.
  * A running sum of body sizes marks the rows within the byte budget; only those are returned, with `page_rows` (how
  * many the scan found) telling whether the page was cut. Payloads of the rows left out are never read (their TOAST
- * pointers are carried, not followed).
+ * pointers are carried, not followed). A filter on content takes `scanBoundedPageQuery` instead.
  */
 export function deliveryPageQuery(options: ListDeliveriesOptions, after: KeysetPosition | null): Prisma.Sql {
-  const conditions = deliveryFilterConditions(options.workspaceId, options);
+  const conditions = deliveryRangeConditions(options.workspaceId, options);
   if (after) {
     conditions.push(
       options.order === "desc"
@@ -111,12 +125,7 @@ export function deliveryPageQuery(options: ListDeliveriesOptions, after: KeysetP
   }
   const direction = options.order === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`;
   const order = Prisma.sql`webhook_deliveries.created_at ${direction}, webhook_deliveries.id ${direction}`;
-  // Within the budget, or the first row (a lone delivery larger than the budget still gets a page of its own): the
-  // page stops before the delivery that would go over it, and `nextCursor` continues from there.
-  const fits =
-    options.withPayload === false
-      ? Prisma.sql`true`
-      : Prisma.sql`bytes_through <= ${options.pageBytes ?? DELIVERY_PAGE_BYTES} OR bytes_through = size_bytes`;
+  if (scanBounded(options)) return scanBoundedPageQuery(options, conditions, direction, order);
   // Three levels: the index scan and LIMIT; the running sum and the row count over those rows only (the window
   // ordered by the scan's own columns, so it reuses the scan's order instead of sorting); the cut.
   return Prisma.sql`
@@ -132,8 +141,85 @@ export function deliveryPageQuery(options: ListDeliveriesOptions, after: KeysetP
         LIMIT ${options.limit + 1}
       ) AS limited
     ) AS page
-    WHERE ${fits}`;
+    WHERE ${pageFits(options)}`;
 }
+
+/**
+ * Within the page's byte budget, or the first row (a lone delivery larger than the budget still gets a page of its
+ * own): the page stops before the delivery that would go over it, and `nextCursor` continues from there.
+ */
+function pageFits(options: ListDeliveriesOptions): Prisma.Sql {
+  return options.withPayload === false
+    ? Prisma.sql`true`
+    : Prisma.sql`bytes_through <= ${options.pageBytes ?? DELIVERY_PAGE_BYTES} OR bytes_through = size_bytes`;
+}
+
+/**
+ * A page filtered by content, which no index serves: reading until `limit` deliveries match would read the whole
+ * workspace for a rare match. The page looks at a window instead — the next `DELIVERY_SCAN_ROWS` deliveries of the
+ * index range scan and at most `DELIVERY_SCAN_BYTES` of their bodies (the first always) — and returns the matches in
+ * it, cut as any page is. One row more than the window is read to tell whether anything lies past it; the window's
+ * last delivery (`scan_end_*`, on every row, and on a row of nulls when nothing matched) is where the next page starts
+ * when the matches did not fill this one. Bodies are only read (and detoasted) for rows within the window, by the
+ * content conditions, and for the matches the page returns.
+ */
+function scanBoundedPageQuery(
+  options: ListDeliveriesOptions,
+  conditions: Prisma.Sql[],
+  direction: Prisma.Sql,
+  order: Prisma.Sql,
+): Prisma.Sql {
+  const body = options.withPayload === false ? Prisma.empty : Prisma.sql`, raw_body`;
+  const scanRows = options.scanRows ?? DELIVERY_SCAN_ROWS;
+  return Prisma.sql`
+    WITH scanned AS MATERIALIZED (
+      SELECT numbered.*,
+             scan_rows <= ${scanRows} AND (scan_bytes <= ${options.scanBytes ?? DELIVERY_SCAN_BYTES} OR scan_rows = 1) AS in_window
+      FROM (
+        SELECT fetched.*,
+               row_number() OVER scan AS scan_rows,
+               sum(size_bytes) OVER scan AS scan_bytes
+        FROM (
+          SELECT ${SUMMARY_COLUMNS}, raw_body, webhook_deliveries.id AS key
+          FROM webhook_deliveries
+          WHERE ${Prisma.join(conditions, " AND ")}
+          ORDER BY ${order}
+          LIMIT ${scanRows + 1}
+        ) AS fetched
+        WINDOW scan AS (ORDER BY created_at ${direction}, key ${direction} ROWS UNBOUNDED PRECEDING)
+      ) AS numbered
+    ),
+    edge AS (
+      SELECT created_at AS scan_end_at, key::text AS scan_end_id,
+             EXISTS (SELECT FROM scanned WHERE NOT in_window) AS scan_more
+      FROM scanned WHERE in_window ORDER BY scan_rows DESC LIMIT 1
+    )
+    SELECT page.*, edge.* FROM edge LEFT JOIN (
+      SELECT * FROM (
+        SELECT matched.*,
+               sum(size_bytes) OVER (ORDER BY scan_rows ROWS UNBOUNDED PRECEDING) AS bytes_through,
+               count(*) OVER () AS page_rows
+        FROM (
+          SELECT id, ${SUMMARY_FIELDS}${body}, scan_rows
+          FROM scanned
+          WHERE in_window AND ${Prisma.join(deliveryContentConditions(options), " AND ")}
+          ORDER BY scan_rows
+          LIMIT ${options.limit + 1}
+        ) AS matched
+      ) AS counted
+      WHERE ${pageFits(options)}
+    ) AS page ON true
+    ORDER BY page.scan_rows`;
+}
+
+/** A row of a page's answer: a delivery (its id null when a content-filtered page matched nothing) and its counts. */
+type PageRow = DeliveryRow & {
+  page_rows: bigint;
+  /** Filtering by content: the last delivery the page's window held, and whether any lie past it. */
+  scan_end_at?: Date;
+  scan_end_id?: string;
+  scan_more?: boolean;
+};
 
 export async function listDeliveries(options: ListDeliveriesOptions) {
   // The cursor is only good for the listing it came from: same workspace, filters and order.
@@ -144,7 +230,9 @@ export async function listDeliveries(options: ListDeliveriesOptions) {
     order: options.order,
   };
   const after = options.cursor ? decodeCursor(options.cursor, scope) : null;
-  const rows = await db().$queryRaw<(DeliveryRow & { page_rows: bigint })[]>(deliveryPageQuery(options, after));
+  const answer = await db().$queryRaw<PageRow[]>(deliveryPageQuery(options, after));
+  // A page filtered by content that found no match is one row of nulls carrying where its window ended.
+  const rows = answer.filter((row) => row.id !== null);
   const scanned = Number(rows[0]?.page_rows ?? 0);
   // Compressed bodies are decoded against a page budget too: the page is built whole before its answer streams, so a
   // hundred bodies that each decode to 4 MiB would otherwise be held at once. Decoding lazily as the answer streams
@@ -162,12 +250,16 @@ export async function listDeliveries(options: ListDeliveriesOptions) {
     deliveries.push(await toDeliveryResource(row, decoded));
   }
   const last = rows[deliveries.length - 1];
-  return {
-    deliveries,
-    // More rows exist when the scan found more than the page keeps, whether `limit` or a budget cut it.
-    nextCursor:
-      scanned > deliveries.length && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, scope) : null,
-  };
+  const edge = answer[0];
+  // More rows exist when the scan found more than the page keeps, whether `limit` or a budget cut it; or, filtering by
+  // content, when deliveries lie past the window this page looked at (the next page looks from its end).
+  const next =
+    scanned > deliveries.length && last
+      ? { createdAt: last.created_at, id: last.id }
+      : edge?.scan_more
+        ? { createdAt: edge.scan_end_at!, id: edge.scan_end_id! }
+        : null;
+  return { deliveries, nextCursor: next && encodeCursor(next, scope) };
 }
 
 export async function getDelivery(options: { workspaceId: string; deliveryId: string }): Promise<DeliveryResource> {
