@@ -53,10 +53,11 @@ const pageLimit = z.coerce
   .max(100, { error: "must be at most 100" })
   .default(50)
   .meta({ description: "Page size, 1–100 (default 50)." });
+// A cursor carries the scope it is bound to: every listing filter at once (content filters as digests) fits.
 const cursor = z
   .string()
   .min(1)
-  .max(500)
+  .max(1_000)
   .optional()
   .meta({ description: "`nextCursor` of the previous page. Opaque." });
 const INSTANT_ERROR = "must be an ISO 8601 date-time with `Z` or an offset, e.g. `2026-01-01T00:00:00Z`";

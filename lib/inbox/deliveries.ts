@@ -158,10 +158,12 @@ function pageFits(options: ListDeliveriesOptions): Prisma.Sql {
  * A page filtered by content, which no index serves: reading until `limit` deliveries match would read the whole
  * workspace for a rare match. The page looks at a window instead — the next `DELIVERY_SCAN_ROWS` deliveries of the
  * index range scan and at most `DELIVERY_SCAN_BYTES` of their bodies (the first always) — and returns the matches in
- * it, cut as any page is. One row more than the window is read to tell whether anything lies past it; the window's
- * last delivery (`scan_end_*`, on every row, and on a row of nulls when nothing matched) is where the next page starts
- * when the matches did not fill this one. Bodies are only read (and detoasted) for rows within the window, by the
- * content conditions, and for the matches the page returns.
+ * it, cut as any page is. One pass in the scan's order: the window's running row number and body bytes, the content
+ * conditions on the rows within it, and LIMIT, which stops the scan as soon as the page is full (a common match reads
+ * about `limit` rows, not the window). Bodies are read only there, and for the matches returned.
+ * When the page is not full, `edge` finds where its window ended (the next page starts there) by the same range scan
+ * without reading bodies, in the same snapshot; a full page never runs it. The answer is
+ * the page's rows, each carrying the edge, or one row of nulls carrying it when nothing matched.
  */
 function scanBoundedPageQuery(
   options: ListDeliveriesOptions,
@@ -171,45 +173,59 @@ function scanBoundedPageQuery(
 ): Prisma.Sql {
   const body = options.withPayload === false ? Prisma.empty : Prisma.sql`, raw_body`;
   const scanRows = options.scanRows ?? DELIVERY_SCAN_ROWS;
+  const scanBytes = options.scanBytes ?? DELIVERY_SCAN_BYTES;
+  const range = Prisma.join(conditions, " AND ");
+  const scanOrder = Prisma.sql`created_at ${direction}, key ${direction}`;
   return Prisma.sql`
-    WITH scanned AS MATERIALIZED (
-      SELECT numbered.*,
-             scan_rows <= ${scanRows} AND (scan_bytes <= ${options.scanBytes ?? DELIVERY_SCAN_BYTES} OR scan_rows = 1) AS in_window
-      FROM (
-        SELECT fetched.*,
-               row_number() OVER scan AS scan_rows,
-               sum(size_bytes) OVER scan AS scan_bytes
-        FROM (
-          SELECT ${SUMMARY_COLUMNS}, raw_body, webhook_deliveries.id AS key
-          FROM webhook_deliveries
-          WHERE ${Prisma.join(conditions, " AND ")}
-          ORDER BY ${order}
-          LIMIT ${scanRows + 1}
-        ) AS fetched
-        WINDOW scan AS (ORDER BY created_at ${direction}, key ${direction} ROWS UNBOUNDED PRECEDING)
-      ) AS numbered
-    ),
-    edge AS (
-      SELECT created_at AS scan_end_at, key::text AS scan_end_id,
-             EXISTS (SELECT FROM scanned WHERE NOT in_window) AS scan_more
-      FROM scanned WHERE in_window ORDER BY scan_rows DESC LIMIT 1
-    )
-    SELECT page.*, edge.* FROM edge LEFT JOIN (
+    WITH page AS MATERIALIZED (
       SELECT * FROM (
         SELECT matched.*,
-               sum(size_bytes) OVER (ORDER BY scan_rows ROWS UNBOUNDED PRECEDING) AS bytes_through,
+               sum(size_bytes) OVER (ORDER BY ${scanOrder} ROWS UNBOUNDED PRECEDING) AS bytes_through,
                count(*) OVER () AS page_rows
         FROM (
-          SELECT id, ${SUMMARY_FIELDS}${body}, scan_rows
-          FROM scanned
-          WHERE in_window AND ${Prisma.join(deliveryContentConditions(options), " AND ")}
-          ORDER BY scan_rows
+          SELECT id, ${SUMMARY_FIELDS}${body}, key
+          FROM (
+            SELECT fetched.*, row_number() OVER scan AS scan_rows, sum(size_bytes) OVER scan AS scan_bytes
+            FROM (
+              SELECT ${SUMMARY_COLUMNS}, raw_body, webhook_deliveries.id AS key
+              FROM webhook_deliveries
+              WHERE ${range}
+              ORDER BY ${order}
+              LIMIT ${scanRows}
+            ) AS fetched
+            WINDOW scan AS (ORDER BY ${scanOrder} ROWS UNBOUNDED PRECEDING)
+          ) AS numbered
+          WHERE (scan_bytes <= ${scanBytes} OR scan_rows = 1)
+            AND ${Prisma.join(deliveryContentConditions(options), " AND ")}
+          ORDER BY ${scanOrder}
           LIMIT ${options.limit + 1}
         ) AS matched
       ) AS counted
       WHERE ${pageFits(options)}
-    ) AS page ON true
-    ORDER BY page.scan_rows`;
+    ),
+    edge AS (
+      SELECT created_at AS scan_end_at, key::text AS scan_end_id, next_key IS NOT NULL AS scan_more
+      FROM (
+        SELECT fetched.*,
+               row_number() OVER scan AS scan_rows,
+               sum(size_bytes) OVER scan AS scan_bytes,
+               lead(size_bytes) OVER scan AS next_size,
+               lead(key) OVER scan AS next_key
+        FROM (
+          SELECT created_at, webhook_deliveries.id AS key, size_bytes
+          FROM webhook_deliveries
+          WHERE ${range}
+          ORDER BY ${order}
+          -- Nothing when the page is full: LIMIT 0 reads no row at all.
+          LIMIT CASE WHEN (SELECT coalesce(max(page_rows), 0) FROM page) <= ${options.limit} THEN ${scanRows + 1} ELSE 0 END
+        ) AS fetched
+        WINDOW scan AS (ORDER BY ${scanOrder} ROWS UNBOUNDED PRECEDING)
+      ) AS numbered
+      WHERE scan_rows <= ${scanRows} AND (scan_bytes <= ${scanBytes} OR scan_rows = 1)
+        AND (next_key IS NULL OR scan_rows = ${scanRows} OR scan_bytes + next_size > ${scanBytes})
+    )
+    SELECT page.*, edge.* FROM (VALUES (true)) AS anchor (one) LEFT JOIN page ON true LEFT JOIN edge ON true
+    ORDER BY page.created_at ${direction}, page.key ${direction}`;
 }
 
 /** A row of a page's answer: a delivery (its id null when a content-filtered page matched nothing) and its counts. */
