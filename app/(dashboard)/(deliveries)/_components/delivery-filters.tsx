@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { useEffect, useEffectEvent, useId, useState } from "react";
 import { STATUS_FILTERS, type StatusFilter } from "../_lib/delivery-status";
 import type { WebhookEndpoint } from "../_lib/types";
 import {
@@ -39,11 +39,13 @@ function useDebouncedCommit(
   delayMs: number,
   commit: (value: string, history: "push" | "replace") => void,
 ) {
+  // Read when the timer fires: a render for anything else (a poll, an event) does not restart the pause.
+  const onPause = useEffectEvent(() => commit(draft, committed ? "replace" : "push"));
   useEffect(() => {
     if (draft === committed || !valid) return;
-    const timer = setTimeout(() => commit(draft, committed ? "replace" : "push"), delayMs);
+    const timer = setTimeout(onPause, delayMs);
     return () => clearTimeout(timer);
-  }, [draft, committed, valid, delayMs, commit]);
+  }, [draft, committed, valid, delayMs]);
 }
 
 interface Props {
@@ -158,11 +160,7 @@ export function DeliveryFilterBar({ view, update, endpoints }: Props) {
           aria-describedby={`${ids.payload}-hint`}
           onChange={(event) => setPayload(event.target.value)}
         />
-        <p
-          id={`${ids.payload}-hint`}
-          className={payloadError ? "field-error" : "hint"}
-          role={payloadError ? "alert" : undefined}
-        >
+        <p id={`${ids.payload}-hint`} className={payloadError ? "field-error" : "hint"}>
           {payloadError ?? "JSON bodies that contain this object (fields, nested objects, array items)."}
         </p>
       </div>
