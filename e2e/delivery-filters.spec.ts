@@ -47,7 +47,8 @@ test("search, payload, status and time filters live in the URL and keep live arr
   });
   expect(created.status()).toBe(201);
   const endpoint = ((await created.json()) as { data: { ingestUrl: string } }).data;
-  const send = async (data: unknown) => expect((await page.request.post(endpoint.ingestUrl, { data })).status()).toBe(200);
+  const send = async (data: unknown) =>
+    expect((await page.request.post(endpoint.ingestUrl, { data })).status()).toBe(200);
   await send({ type: "invoice.paid", note: "Order NEEDLE-1" });
   await send({ type: "customer.updated", note: "needle in a haystack" });
   await send({ type: "invoice.paid", note: "plain" });
