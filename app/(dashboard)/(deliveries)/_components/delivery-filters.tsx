@@ -90,7 +90,8 @@ export function DeliveryFilterBar({ view, update, endpoints }: Props) {
           }}
         />
         <p id={`${ids.search}-hint`} className={searchError ? "field-error" : "hint"}>
-          {searchError ?? "Letters match in any case. Compressed and binary bodies are matched by headers only."}
+          {searchError ??
+            "Body, headers and query string; A–Z in any case. Compressed and binary bodies: headers only."}
         </p>
       </div>
       <div className="field">
