@@ -126,7 +126,7 @@ describe("GET /v1/webhook-endpoints/deliveries: q and payload", () => {
   beforeAll(async () => {
     tenant = await newTenant();
     neighbour = await newTenant();
-    sent = await send(tenant);
+    sent = await inListingOrder(await send(tenant));
     await send(neighbour);
   }, 60_000);
 
@@ -148,8 +148,16 @@ describe("GET /v1/webhook-endpoints/deliveries: q and payload", () => {
 
   it("combines with endpointId, unacknowledged, since and until", async () => {
     const [first, , , , , , second] = sent;
-    const range = `since=${encode(await createdAt(first!.id))}&until=${encode(await createdAt(sent.at(-3)!.id))}`;
-    const inRange = new Set(sent.slice(0, -3).map((row) => row.id));
+    const [since, until] = [await createdAt(first!.id), await createdAt(sent.at(-3)!.id)];
+    const range = `since=${encode(since)}&until=${encode(until)}`;
+    const inRange = new Set(
+      (
+        await db().$queryRaw<{ id: string }[]>`
+          SELECT id::text FROM webhook_deliveries
+          WHERE workspace_id = ${tenant.workspaceId} AND created_at >= ${since}::timestamptz AND created_at < ${until}::timestamptz`
+      ).map((row) => row.id),
+    );
+    expect(inRange.size).toBeGreaterThan(10);
     expect(await walk(tenant, `q=needle&endpointId=${tenant.endpointB}&limit=1`)).toEqual(
       want((row) => row.needle && row.endpointId === tenant.endpointB),
     );
@@ -236,6 +244,13 @@ describe("GET /v1/webhook-endpoints/deliveries: q and payload", () => {
     expect((await requestApi(app.baseUrl, tenant.key, "GET", `${DELIVERIES}?q=${encode("😀😀")}`)).status).toBe(400);
   });
 });
+
+/** The deliveries oldest first as the listing orders them, (createdAt, id): sent one after another is not enough. */
+async function inListingOrder(rows: Sent[]): Promise<Sent[]> {
+  const order = await db().$queryRaw<{ id: string }[]>`
+    SELECT id::text FROM webhook_deliveries WHERE id = ANY(${rows.map((row) => row.id)}::uuid[]) ORDER BY created_at, id`;
+  return order.map(({ id }) => rows.find((row) => row.id === id)!);
+}
 
 async function createdAt(id: string): Promise<string> {
   const [row] = await db().$queryRaw<{ created_at: Date }[]>`
