@@ -7,10 +7,11 @@
  *    INGEST_FAST_PATH=false for ingest through the Next.js route handler) and the bare node:http baselines
  *    (bench/baselines/): single-row INSERT (and its twin with the NOTIFY trigger), group commit, and no database;
  * 3. scenarios: ingest, scaling (with another fast-path app process on the same database), enrichment, listing, ack
- *    (bench/scenarios/), each load generated in its own process (bench/load.ts);
+ *    (bench/scenarios/), each load generated in its own process (bench/load.ts), and search (the listing's filters at
+ *    a million deliveries, page by page from the bench process);
  * 4. a table of the targets and whether each holds; the figures are written to bench/results/ (git-ignored).
  *
- * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,scaling,enrichment,listing,ack,
+ * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,scaling,enrichment,listing,ack,search,
  * --ingest-loads=1024x50,1048576x20 (only these ingest loads, body bytes × connections), --strict
  * (exit 1 when a target does not hold; by default only a scenario that fails to run makes the exit code non-zero).
  */
@@ -38,8 +39,9 @@ import { enrichmentScenario } from "./scenarios/enrichment";
 import { ingestScenario } from "./scenarios/ingest";
 import { listingScenario } from "./scenarios/listing";
 import { scalingScenario } from "./scenarios/scaling";
+import { searchScenario } from "./scenarios/search";
 
-const SCENARIOS = ["ingest", "scaling", "enrichment", "listing", "ack"] as const;
+const SCENARIOS = ["ingest", "scaling", "enrichment", "listing", "ack", "search"] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -128,6 +130,7 @@ async function main(): Promise<number> {
     const listingAccount = await createBenchAccount("Bench listing", placeholderBase);
     const enrichmentAccount = await createBenchAccount("Bench enrichment", placeholderBase);
     const scalingAccount = await createBenchAccount("Bench scaling", placeholderBase);
+    const searchAccount = await createBenchAccount("Bench search", placeholderBase);
 
     const appEnv = {
       DATABASE_URL: database.url,
@@ -180,6 +183,7 @@ async function main(): Promise<number> {
       ["enrichment", () => enrichmentScenario(context, enrichmentAccount)],
       ["listing", () => listingScenario(context, listingAccount)],
       ["ack", () => ackScenario(context, listingAccount)],
+      ["search", () => searchScenario(context, searchAccount)],
     ];
     for (const [name, run] of plan) {
       if (interrupted) break;

@@ -1,5 +1,12 @@
 /** The deliveries list's filters, as the API's query string takes them. */
-type DeliveryListFilters = { endpointId?: string; unacknowledged?: "true" | "false" };
+type DeliveryListFilters = {
+  endpointId?: string;
+  unacknowledged?: "true" | "false";
+  q?: string;
+  since?: string;
+  until?: string;
+  payload?: string;
+};
 
 /**
  * react-query keys, one factory per resource (`all → lists() → list(input)`), scoped by workspace so switching

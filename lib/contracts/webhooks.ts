@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineContract, envelope } from "./contract";
 import { compareInstants, isInstant } from "./instant";
+import { MAX_PAYLOAD_FILTER_CHARS, payloadFilterProblem } from "./payload-filter";
 
 /**
  * Body bytes one page of deliveries carries at most (their `sizeBytes`), whatever its `limit`: a page of a hundred
@@ -30,6 +31,19 @@ export const ACK_BY_FILTER_LIMIT = 1_000;
 /** Characters of a delivery's `preview` at most (before the `…` that marks a cut). */
 export const DELIVERY_PREVIEW_CHARS = 120;
 
+/**
+ * How far one page of a listing filtered by content (`q`, `payload`) looks: at most this many deliveries, in order from
+ * the cursor, and at most `DELIVERY_SCAN_BYTES` of their bodies (the first is always looked at). Content is not
+ * indexed (an index would cost every ingest), so this is what bounds a page's time: chosen by measurement, see README
+ * "Searching deliveries".
+ */
+export const DELIVERY_SCAN_ROWS = 10_000;
+export const DELIVERY_SCAN_BYTES = 16 * 1_048_576;
+
+/** `q`: shortest and longest search text, in characters. */
+export const MIN_SEARCH_CHARS = 3;
+export const MAX_SEARCH_CHARS = 200;
+
 export const SIGNATURE_SCHEME_NAMES = ["standard-webhooks", "stripe", "github", "shopify", "slack"] as const;
 
 const endpointId = z
@@ -49,10 +63,11 @@ const pageLimit = z.coerce
   .max(100, { error: "must be at most 100" })
   .default(50)
   .meta({ description: "Page size, 1–100 (default 50)." });
+// A cursor carries the scope it is bound to: every listing filter at once (content filters as digests) fits.
 const cursor = z
   .string()
   .min(1)
-  .max(500)
+  .max(1_000)
   .optional()
   .meta({ description: "`nextCursor` of the previous page. Opaque." });
 const INSTANT_ERROR = "must be an ISO 8601 date-time with `Z` or an offset, e.g. `2026-01-01T00:00:00Z`";
@@ -281,6 +296,32 @@ const deliveryFilterFields = z.object({
       "Only deliveries received before this time (`createdAt` < `until`; exclusive). ISO 8601 with `Z` or an offset.",
     example: "2026-01-02T00:00:00Z",
   }),
+  q: z
+    .string()
+    .refine((text) => [...text].length >= MIN_SEARCH_CHARS, {
+      error: `must be at least ${MIN_SEARCH_CHARS} characters`,
+    })
+    .refine((text) => [...text].length <= MAX_SEARCH_CHARS, {
+      error: `must be at most ${MAX_SEARCH_CHARS} characters`,
+    })
+    .refine((text) => !text.includes("\u0000"), { error: "must not contain NUL" })
+    .optional()
+    .meta({
+      description: `Text anywhere in the delivery: its body (the bytes as stored; not compressed bodies, nor bodies with a NUL byte), a header (\`name: value\`, names lower-case) or its query string (as sent, percent-encoded). A substring, ASCII letters matched case-insensitively, every other character exactly (\`%\`, \`_\` and \`\\\` too). ${MIN_SEARCH_CHARS}–${MAX_SEARCH_CHARS} characters. Not indexed: each page looks at a bounded window of deliveries (see the description).`,
+      example: "cus_9s6XKzkNRiz8i3",
+    }),
+  payload: z
+    .string()
+    .max(MAX_PAYLOAD_FILTER_CHARS, { error: `must be at most ${MAX_PAYLOAD_FILTER_CHARS} characters` })
+    .superRefine((text, context) => {
+      const problem = payloadFilterProblem(text);
+      if (problem) context.addIssue({ code: "custom", message: problem });
+    })
+    .optional()
+    .meta({
+      description: `A JSON object (URL-encoded): only deliveries whose JSON body contains it, as PostgreSQL's jsonb \`@>\` decides (\`{"data":{"object":{"id":"in_1"}}}\` matches a body with that id among other fields; arrays match by containment). Bodies that are not JSON (by \`Content-Type\`), not UTF-8, or compressed never match. At most ${MAX_PAYLOAD_FILTER_CHARS} characters. Not indexed: each page looks at a bounded window of deliveries (see the description).`,
+      example: '{"type":"invoice.paid"}',
+    }),
 });
 
 /** A filter whose `since` is after its `until` is refused rather than answered with nothing. */
@@ -302,7 +343,7 @@ export const listDeliveriesContract = defineContract({
   path: "/v1/webhook-endpoints/deliveries",
   tag: "Webhooks",
   summary: "List deliveries",
-  description: `Newest first by default (\`order=asc\` for oldest first), keyset-paged: following \`nextCursor\` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most \`limit\` deliveries and at most ${DELIVERY_PAGE_BYTES / 1_048_576} MiB of bodies (their \`sizeBytes\`; a single larger delivery gets a page of its own) and at most ${DELIVERY_PAGE_DECODED_BYTES / 1_048_576} MiB decoded from compressed bodies (\`Content-Encoding\`, see \`contentDecoding\`), so a page can hold fewer than \`limit\` with more to come: stop only when \`nextCursor\` is null. \`withPayload=false\` leaves \`rawPayload\` out (then only \`limit\` cuts the page); fetch a delivery, or its \`/raw\` bytes, for its body. \`since\` (inclusive) and \`until\` (exclusive) narrow the listing to a window of receipt times; like every filter, they are bound into the cursor.`,
+  description: `Newest first by default (\`order=asc\` for oldest first), keyset-paged: following \`nextCursor\` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most \`limit\` deliveries and at most ${DELIVERY_PAGE_BYTES / 1_048_576} MiB of bodies (their \`sizeBytes\`; a single larger delivery gets a page of its own) and at most ${DELIVERY_PAGE_DECODED_BYTES / 1_048_576} MiB decoded from compressed bodies (\`Content-Encoding\`, see \`contentDecoding\`), so a page can hold fewer than \`limit\` with more to come: stop only when \`nextCursor\` is null. \`withPayload=false\` leaves \`rawPayload\` out (then only \`limit\` cuts the page); fetch a delivery, or its \`/raw\` bytes, for its body. \`since\` (inclusive) and \`until\` (exclusive) narrow the listing to a window of receipt times; like every filter, they are bound into the cursor. \`q\` and \`payload\` match content, which is not indexed: a page filtered by either looks at no more than ${DELIVERY_SCAN_ROWS.toLocaleString("en")} deliveries (after the other filters, in order from the cursor) and ${DELIVERY_SCAN_BYTES / 1_048_576} MiB of their bodies, and returns the matches among them — fewer than \`limit\`, or none, while \`nextCursor\` still continues after the last delivery it looked at. Following \`nextCursor\` until it is null visits every match exactly once.`,
   auth: "workspace",
   query: withSinceNotAfterUntil(
     deliveryFilterFields.extend({

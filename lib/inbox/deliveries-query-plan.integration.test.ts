@@ -8,6 +8,9 @@ import { deliveryPageQuery, type ListDeliveriesOptions } from "./deliveries";
 // stops after `limit + 1` rows, never a sequential scan or a sort. Checked on the real planner with real row counts.
 const ROWS = 200_000;
 const LIMIT = 100;
+// A content-filtered page's window, smaller than the real one: a small part of even the rarest listing here (2,667
+// pending), as the real window is of a large workspace. Near the size of a listing, the planner may rightly sort it.
+const SCAN_ROWS = 150;
 // Rows are received one a second from 2026-01-01T00:00:01Z; this window holds 100,000 of them, offsets included.
 const WINDOW = { since: "2026-01-01T14:53:20+01:00", until: "2026-01-02T17:40:00Z" };
 
@@ -93,4 +96,54 @@ describe("delivery pages use an index range scan at any depth", () => {
       expect(scan!["Rows Removed by Filter"] ?? 0).toBe(0);
     }
   });
+});
+
+describe("pages filtered by content stop at their window", () => {
+  function indexScans(plan: PlanNode[]) {
+    const types = plan.map((node) => node["Node Type"]);
+    expect(types, JSON.stringify(types)).not.toContain("Seq Scan");
+    // The only sort is of the page's own rows (the answer put in order after the window's edge is joined on).
+    for (const sort of plan.filter((node) => node["Node Type"] === "Sort"))
+      expect(sort["Actual Rows"] * sort["Actual Loops"]).toBeLessThanOrEqual(LIMIT + 1);
+    const scans = plan.filter((node) => node["Node Type"].startsWith("Index"));
+    for (const scan of scans) {
+      expect(scan["Index Name"]).toMatch(/^webhook_deliveries_/);
+      expect(scan["Rows Removed by Filter"] ?? 0).toBe(0);
+    }
+    return scans.map((scan) => scan["Actual Rows"] * scan["Actual Loops"]);
+  }
+
+  // Nothing matches: unbounded, the scan would read the whole workspace looking for `limit` matches.
+  it.each([
+    ["q", { q: "no such text" }],
+    ["payload", { payload: '{"no":"such field"}' }],
+    ["q and payload, oldest first", { q: "no such text", payload: '{"no":1}', order: "asc" as const }],
+    ["q, one endpoint", { q: "no such text", endpointId: "we_planA" }],
+    ["payload, pending only", { payload: '{"no":1}', unacknowledged: true }],
+    ["payload, a window", { payload: '{"no":1}', ...WINDOW }],
+  ])("%s: reads the window (and one row more for its edge), first page and deep", async (_name, filters) => {
+    for (const after of [null, middle]) {
+      const rows = indexScans(await explain({ ...filters, scanRows: SCAN_ROWS }, after));
+      // The page's scan reads the window; the edge's reads one row more, to tell whether anything lies past it.
+      expect(rows.sort((a, b) => a - b)).toEqual([SCAN_ROWS, SCAN_ROWS + 1]);
+    }
+  });
+
+  // Every body is `{}` (sent as no content type, so only `q` matches it; the SQL takes a `q` the contract would refuse).
+  it.each([
+    ["q", { q: "{}" }],
+    ["q, oldest first", { q: "{}", order: "asc" as const }],
+  ])(
+    "%s matching every row: a full page stops its scan at limit + 1, and the edge is never looked for",
+    async (_name, filters) => {
+      for (const after of [null, middle]) {
+        const rows = indexScans(await explain({ ...filters, scanRows: SCAN_ROWS }, after));
+        const [edge, page] = rows.sort((a, b) => a - b);
+        expect(edge).toBe(0);
+        // LIMIT + 1 rows, and at most one more the window function reads ahead.
+        expect(page).toBeGreaterThanOrEqual(LIMIT + 1);
+        expect(page).toBeLessThanOrEqual(LIMIT + 2);
+      }
+    },
+  );
 });

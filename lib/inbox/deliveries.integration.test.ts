@@ -502,7 +502,7 @@ describe("GET /v1/webhook-endpoints/deliveries: cursor integrity", () => {
       `${moved}.${randomBytes(16).toString("base64url")}`, // forged signature
       `${otherCursor.split(".")[0]}.${signature}`, // another cursor's payload with this signature
       "garbage",
-      "x".repeat(501),
+      "x".repeat(1_001),
     ];
     for (const value of bad) await expectCursorRefused(tenant.key, `limit=2&cursor=${encodeURIComponent(value)}`);
     await expectCursorRefused(tenant.key, "cursor=");

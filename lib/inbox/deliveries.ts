@@ -4,6 +4,8 @@ import { ApiError } from "@/lib/errors";
 import {
   DELIVERY_PAGE_BYTES,
   DELIVERY_PAGE_DECODED_BYTES,
+  DELIVERY_SCAN_BYTES,
+  DELIVERY_SCAN_ROWS,
   MAX_DECODED_BYTES,
   type deliverySchema,
 } from "@/lib/contracts/webhooks";
@@ -11,15 +13,24 @@ import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { decodeContent, type DecodedBody } from "./content-encoding";
 import { deliveryPreview, PREVIEW_SOURCE_BYTES } from "./delivery-preview";
-import { deliveryFilterConditions, deliveryFilterScope, type DeliveryFilter } from "./delivery-filter";
+import {
+  deliveryContentConditions,
+  deliveryFilterScope,
+  deliveryRangeConditions,
+  scanBounded,
+  type DeliveryFilter,
+} from "./delivery-filter";
 import { toFormFields } from "./form-fields";
 import { toRawPayload } from "./payload";
 
 export type DeliveryResource = z.infer<typeof deliverySchema>;
 
-const BASE_COLUMNS = Prisma.sql`
-  id::text, workspace_id, webhook_endpoint_id, headers, source_ip, created_at, acknowledged_at, content_type,
-  size_bytes, query, signature`;
+/** The columns of a delivery resource besides its id and body. */
+const SUMMARY_FIELDS = Prisma.raw(
+  "workspace_id, webhook_endpoint_id, headers, source_ip, created_at, acknowledged_at, content_type, size_bytes, query, signature",
+);
+
+const BASE_COLUMNS = Prisma.sql`id::text, ${SUMMARY_FIELDS}`;
 
 /**
  * A delivery resource without its payload (listings asked for `withPayload=false`): of the body, only the slice its
@@ -106,6 +117,9 @@ export interface ListDeliveriesOptions extends DeliveryFilter {
   pageBytes?: number;
   /** Bytes decoded from compressed bodies per page; DELIVERY_PAGE_DECODED_BYTES unless a test wants small pages. */
   pageDecodedBytes?: number;
+  /** A content-filtered page's window, in deliveries and body bytes; DELIVERY_SCAN_* unless a test wants small ones. */
+  scanRows?: number;
+  scanBytes?: number;
 }
 
 /**
@@ -114,10 +128,10 @@ export interface ListDeliveriesOptions extends DeliveryFilter {
  * ORDER BY names the table's columns: a bare `id` would mean the selected `id::text` and force a sort.
  * A running sum of body sizes marks the rows within the byte budget; only those are returned, with `page_rows` (how
  * many the scan found) telling whether the page was cut. Payloads of the rows left out are never read (their TOAST
- * pointers are carried, not followed).
+ * pointers are carried, not followed). A filter on content takes `scanBoundedPageQuery` instead.
  */
 export function deliveryPageQuery(options: ListDeliveriesOptions, after: KeysetPosition | null): Prisma.Sql {
-  const conditions = deliveryFilterConditions(options.workspaceId, options);
+  const conditions = deliveryRangeConditions(options.workspaceId, options);
   if (after) {
     conditions.push(
       options.order === "desc"
@@ -127,12 +141,7 @@ export function deliveryPageQuery(options: ListDeliveriesOptions, after: KeysetP
   }
   const direction = options.order === "desc" ? Prisma.sql`DESC` : Prisma.sql`ASC`;
   const order = Prisma.sql`webhook_deliveries.created_at ${direction}, webhook_deliveries.id ${direction}`;
-  // Within the budget, or the first row (a lone delivery larger than the budget still gets a page of its own): the
-  // page stops before the delivery that would go over it, and `nextCursor` continues from there.
-  const fits =
-    options.withPayload === false
-      ? Prisma.sql`true`
-      : Prisma.sql`bytes_through <= ${options.pageBytes ?? DELIVERY_PAGE_BYTES} OR bytes_through = size_bytes`;
+  if (scanBounded(options)) return scanBoundedPageQuery(options, conditions, direction, order);
   // Three levels: the index scan and LIMIT; the running sum and the row count over those rows only (the window
   // ordered by the scan's own columns, so it reuses the scan's order instead of sorting); the cut.
   return Prisma.sql`
@@ -148,7 +157,129 @@ export function deliveryPageQuery(options: ListDeliveriesOptions, after: KeysetP
         LIMIT ${options.limit + 1}
       ) AS limited
     ) AS page
-    WHERE ${fits}`;
+    WHERE ${pageFits(options)}`;
+}
+
+/**
+ * Within the page's byte budget, or the first row (a lone delivery larger than the budget still gets a page of its
+ * own): the page stops before the delivery that would go over it, and `nextCursor` continues from there.
+ */
+function pageFits(options: ListDeliveriesOptions): Prisma.Sql {
+  return options.withPayload === false
+    ? Prisma.sql`true`
+    : Prisma.sql`bytes_through <= ${options.pageBytes ?? DELIVERY_PAGE_BYTES} OR bytes_through = size_bytes`;
+}
+
+/**
+ * A page filtered by content, which no index serves: reading until `limit` deliveries match would read the whole
+ * workspace for a rare match. The page looks at a window instead — the next `DELIVERY_SCAN_ROWS` deliveries of the
+ * index range scan and at most `DELIVERY_SCAN_BYTES` of their bodies (the first always) — and returns the matches in
+ * it, cut as any page is. One pass in the scan's order: the window's running row number and body bytes, the content
+ * conditions on the rows within it, and LIMIT, which stops the scan as soon as the page is full (a common match reads
+ * about `limit` rows, not the window). Bodies are read only there, and for the matches returned.
+ * When the page is not full, `edge` finds where its window ended (the next page starts there) by the same range scan
+ * without reading bodies, in the same snapshot; a full page never runs it. The answer is
+ * the page's rows, each carrying the edge, or one row of nulls carrying it when nothing matched.
+ */
+function scanBoundedPageQuery(
+  options: ListDeliveriesOptions,
+  conditions: Prisma.Sql[],
+  direction: Prisma.Sql,
+  order: Prisma.Sql,
+): Prisma.Sql {
+  const body = options.withPayload === false ? Prisma.sql`, raw_body_head` : Prisma.sql`, raw_body`;
+  const scanRows = options.scanRows ?? DELIVERY_SCAN_ROWS;
+  const scanBytes = options.scanBytes ?? DELIVERY_SCAN_BYTES;
+  const range = Prisma.join(conditions, " AND ");
+  const scanOrder = Prisma.sql`created_at ${direction}, key ${direction}`;
+  return Prisma.sql`
+    WITH page AS MATERIALIZED (
+      SELECT * FROM (
+        SELECT matched.*,
+               sum(size_bytes) OVER (ORDER BY ${scanOrder} ROWS UNBOUNDED PRECEDING) AS bytes_through,
+               count(*) OVER () AS page_rows
+        FROM (
+          SELECT id, ${SUMMARY_FIELDS}${body}, key
+          FROM (
+            SELECT fetched.*, row_number() OVER scan AS scan_rows, sum(size_bytes) OVER scan AS scan_bytes
+            FROM (
+              SELECT ${SUMMARY_COLUMNS}, raw_body, webhook_deliveries.id AS key
+              FROM webhook_deliveries
+              WHERE ${range}
+              ORDER BY ${order}
+              LIMIT ${scanRows}
+            ) AS fetched
+            WINDOW scan AS (ORDER BY ${scanOrder} ROWS UNBOUNDED PRECEDING)
+          ) AS numbered
+          WHERE (scan_bytes <= ${scanBytes} OR scan_rows = 1)
+            AND ${Prisma.join(deliveryContentConditions(options), " AND ")}
+          ORDER BY ${scanOrder}
+          LIMIT ${options.limit + 1}
+        ) AS matched
+      ) AS counted
+      WHERE ${pageFits(options)}
+    ),
+    edge AS (
+      SELECT created_at AS scan_end_at, key::text AS scan_end_id, next_key IS NOT NULL AS scan_more
+      FROM (
+        SELECT fetched.*,
+               row_number() OVER scan AS scan_rows,
+               sum(size_bytes) OVER scan AS scan_bytes,
+               lead(size_bytes) OVER scan AS next_size,
+               lead(key) OVER scan AS next_key
+        FROM (
+          SELECT created_at, webhook_deliveries.id AS key, size_bytes
+          FROM webhook_deliveries
+          WHERE ${range}
+          ORDER BY ${order}
+          -- Nothing when the page is full: LIMIT 0 reads no row at all.
+          LIMIT CASE WHEN (SELECT coalesce(max(page_rows), 0) FROM page) <= ${options.limit} THEN ${scanRows + 1} ELSE 0 END
+        ) AS fetched
+        WINDOW scan AS (ORDER BY ${scanOrder} ROWS UNBOUNDED PRECEDING)
+      ) AS numbered
+      WHERE scan_rows <= ${scanRows} AND (scan_bytes <= ${scanBytes} OR scan_rows = 1)
+        AND (next_key IS NULL OR scan_rows = ${scanRows} OR scan_bytes + next_size > ${scanBytes})
+    )
+    SELECT page.*, edge.* FROM (VALUES (true)) AS anchor (one) LEFT JOIN page ON true LEFT JOIN edge ON true
+    ORDER BY page.created_at ${direction}, page.key ${direction}`;
+}
+
+/** A row of a page's answer: a delivery (its id null when a content-filtered page matched nothing) and its counts. */
+type PageRow = DeliveryRow & {
+  page_rows: bigint;
+  /** Filtering by content: the last delivery the page's window held, and whether any lie past it. */
+  scan_end_at?: Date;
+  scan_end_id?: string;
+  scan_more?: boolean;
+};
+
+/** One page's rows as SQL cut them, and where the walk goes on once the caller kept the first `kept` of them. */
+export interface DeliveryPageRows {
+  rows: DeliveryRow[];
+  /** The position the next page starts after, or null when the walk is done. */
+  continueAfter: (kept: number) => KeysetPosition | null;
+}
+
+/** Reads one page (of the listing, or of a walk such as an export) from `after`. */
+export async function readDeliveryPage(
+  options: ListDeliveriesOptions,
+  after: KeysetPosition | null,
+): Promise<DeliveryPageRows> {
+  const answer = await db().$queryRaw<PageRow[]>(deliveryPageQuery(options, after));
+  // A page filtered by content that found no match is one row of nulls carrying where its window ended.
+  const rows = answer.filter((row) => row.id !== null);
+  const scanned = Number(rows[0]?.page_rows ?? 0);
+  const edge = answer[0];
+  return {
+    rows,
+    // More rows exist when the scan found more than the page keeps, whether `limit` or a budget cut it; or, filtering
+    // by content, when deliveries lie past the window this page looked at (the next page looks from its end).
+    continueAfter(kept) {
+      const last = rows[kept - 1];
+      if (scanned > kept && last) return { createdAt: last.created_at, id: last.id };
+      return edge?.scan_more ? { createdAt: edge.scan_end_at!, id: edge.scan_end_id! } : null;
+    },
+  };
 }
 
 export async function listDeliveries(options: ListDeliveriesOptions) {
@@ -160,8 +291,8 @@ export async function listDeliveries(options: ListDeliveriesOptions) {
     order: options.order,
   };
   const after = options.cursor ? decodeCursor(options.cursor, scope) : null;
-  const rows = await db().$queryRaw<(DeliveryRow & { page_rows: bigint })[]>(deliveryPageQuery(options, after));
-  const scanned = Number(rows[0]?.page_rows ?? 0);
+  const page = await readDeliveryPage(options, after);
+  const rows = page.rows;
   // Compressed bodies are decoded against a page budget too: the page is built whole before its answer streams, so a
   // hundred bodies that each decode to 4 MiB would otherwise be held at once. Decoding lazily as the answer streams
   // would hold one at a time, but would move decoding out of this function into the HTTP layer and still inflate
@@ -177,13 +308,8 @@ export async function listDeliveries(options: ListDeliveriesOptions) {
     budget -= decoded?.spentBytes ?? 0;
     deliveries.push(await toDeliveryResource(row, decoded));
   }
-  const last = rows[deliveries.length - 1];
-  return {
-    deliveries,
-    // More rows exist when the scan found more than the page keeps, whether `limit` or a budget cut it.
-    nextCursor:
-      scanned > deliveries.length && last ? encodeCursor({ createdAt: last.created_at, id: last.id }, scope) : null,
-  };
+  const next = page.continueAfter(deliveries.length);
+  return { deliveries, nextCursor: next && encodeCursor(next, scope) };
 }
 
 export async function getDelivery(options: { workspaceId: string; deliveryId: string }): Promise<DeliveryResource> {

@@ -1,7 +1,7 @@
 import type { KeysetPosition } from "@/lib/cursor";
 import { DELIVERY_PAGE_BYTES } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
-import { deliveryPageQuery, toDeliveryResource, type DeliveryResource, type DeliveryRow } from "./deliveries";
+import { readDeliveryPage, toDeliveryResource, type DeliveryResource, type DeliveryRow } from "./deliveries";
 import type { DeliveryFilter } from "./delivery-filter";
 
 /** Rows one chunk of an export reads at most (and DELIVERY_PAGE_BYTES of bodies at most). */
@@ -61,12 +61,10 @@ export async function* exportDeliveries(
   };
   let after: KeysetPosition | null = null;
   for (;;) {
-    const rows: (DeliveryRow & { page_rows: bigint })[] = await db().$queryRaw(deliveryPageQuery(page, after));
+    const { rows, continueAfter } = await readDeliveryPage(page, after);
     const kept = rows.slice(0, page.limit);
     for (const row of kept) yield await toExportLine(row, options.body);
-    const last = kept.at(-1);
-    // The scan found no more than the chunk keeps: the walk is done.
-    if (!last || Number(rows[0]!.page_rows) <= kept.length) return;
-    after = { createdAt: last.created_at, id: last.id };
+    after = continueAfter(kept.length);
+    if (!after) return;
   }
 }

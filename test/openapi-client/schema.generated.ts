@@ -577,7 +577,7 @@ export interface paths {
     };
     /**
      * List deliveries
-     * @description Newest first by default (`order=asc` for oldest first), keyset-paged: following `nextCursor` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most `limit` deliveries and at most 8 MiB of bodies (their `sizeBytes`; a single larger delivery gets a page of its own) and at most 8 MiB decoded from compressed bodies (`Content-Encoding`, see `contentDecoding`), so a page can hold fewer than `limit` with more to come: stop only when `nextCursor` is null. `withPayload=false` leaves `rawPayload` out (then only `limit` cuts the page); fetch a delivery, or its `/raw` bytes, for its body. `since` (inclusive) and `until` (exclusive) narrow the listing to a window of receipt times; like every filter, they are bound into the cursor. An API key needs the `inbox:read` scope.
+     * @description Newest first by default (`order=asc` for oldest first), keyset-paged: following `nextCursor` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most `limit` deliveries and at most 8 MiB of bodies (their `sizeBytes`; a single larger delivery gets a page of its own) and at most 8 MiB decoded from compressed bodies (`Content-Encoding`, see `contentDecoding`), so a page can hold fewer than `limit` with more to come: stop only when `nextCursor` is null. `withPayload=false` leaves `rawPayload` out (then only `limit` cuts the page); fetch a delivery, or its `/raw` bytes, for its body. `since` (inclusive) and `until` (exclusive) narrow the listing to a window of receipt times; like every filter, they are bound into the cursor. `q` and `payload` match content, which is not indexed: a page filtered by either looks at no more than 10,000 deliveries (after the other filters, in order from the cursor) and 16 MiB of their bodies, and returns the matches among them — fewer than `limit`, or none, while `nextCursor` still continues after the last delivery it looked at. Following `nextCursor` until it is null visits every match exactly once. An API key needs the `inbox:read` scope.
      */
     get: operations["listDeliveries"];
     put?: never;
@@ -5984,6 +5984,10 @@ export interface operations {
         since?: string;
         /** @description Only deliveries received before this time (`createdAt` < `until`; exclusive). ISO 8601 with `Z` or an offset. */
         until?: string;
+        /** @description Text anywhere in the delivery: its body (the bytes as stored; not compressed bodies, nor bodies with a NUL byte), a header (`name: value`, names lower-case) or its query string (as sent, percent-encoded). A substring, ASCII letters matched case-insensitively, every other character exactly (`%`, `_` and `\` too). 3–200 characters. Not indexed: each page looks at a bounded window of deliveries (see the description). */
+        q?: string;
+        /** @description A JSON object (URL-encoded): only deliveries whose JSON body contains it, as PostgreSQL's jsonb `@>` decides (`{"data":{"object":{"id":"in_1"}}}` matches a body with that id among other fields; arrays match by containment). Bodies that are not JSON (by `Content-Type`), not UTF-8, or compressed never match. At most 2048 characters. Not indexed: each page looks at a bounded window of deliveries (see the description). */
+        payload?: string;
         /** @description Page size, 1–100 (default 50). */
         limit?: number;
         /** @description `nextCursor` of the previous page. Opaque. */
@@ -6511,6 +6515,16 @@ export interface operations {
              * @example 2026-01-02T00:00:00Z
              */
             until?: string;
+            /**
+             * @description Text anywhere in the delivery: its body (the bytes as stored; not compressed bodies, nor bodies with a NUL byte), a header (`name: value`, names lower-case) or its query string (as sent, percent-encoded). A substring, ASCII letters matched case-insensitively, every other character exactly (`%`, `_` and `\` too). 3–200 characters. Not indexed: each page looks at a bounded window of deliveries (see the description).
+             * @example cus_9s6XKzkNRiz8i3
+             */
+            q?: string;
+            /**
+             * @description A JSON object (URL-encoded): only deliveries whose JSON body contains it, as PostgreSQL's jsonb `@>` decides (`{"data":{"object":{"id":"in_1"}}}` matches a body with that id among other fields; arrays match by containment). Bodies that are not JSON (by `Content-Type`), not UTF-8, or compressed never match. At most 2048 characters. Not indexed: each page looks at a bounded window of deliveries (see the description).
+             * @example {"type":"invoice.paid"}
+             */
+            payload?: string;
           };
         };
       };
@@ -6665,6 +6679,10 @@ export interface operations {
         since?: string;
         /** @description Only deliveries received before this time (`createdAt` < `until`; exclusive). ISO 8601 with `Z` or an offset. */
         until?: string;
+        /** @description Text anywhere in the delivery: its body (the bytes as stored; not compressed bodies, nor bodies with a NUL byte), a header (`name: value`, names lower-case) or its query string (as sent, percent-encoded). A substring, ASCII letters matched case-insensitively, every other character exactly (`%`, `_` and `\` too). 3–200 characters. Not indexed: each page looks at a bounded window of deliveries (see the description). */
+        q?: string;
+        /** @description A JSON object (URL-encoded): only deliveries whose JSON body contains it, as PostgreSQL's jsonb `@>` decides (`{"data":{"object":{"id":"in_1"}}}` matches a body with that id among other fields; arrays match by containment). Bodies that are not JSON (by `Content-Type`), not UTF-8, or compressed never match. At most 2048 characters. Not indexed: each page looks at a bounded window of deliveries (see the description). */
+        payload?: string;
         /** @description `parsed` (default): the parsed view; `base64`: the exact bytes as `rawBody`. */
         body?: "parsed" | "base64";
       };

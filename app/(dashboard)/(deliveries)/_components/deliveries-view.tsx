@@ -1,21 +1,26 @@
 "use client";
 
-import { useEffect, useEffectEvent, useId, useMemo, useReducer, useState } from "react";
+import { useEffect, useEffectEvent, useMemo, useReducer, useState } from "react";
+import { DELIVERY_SCAN_ROWS } from "@/lib/contracts/webhooks";
 import { useAcknowledgeDeliveries, useAcknowledgeDelivery } from "../_hooks/use-acknowledge";
 import { useDeliveryList } from "../_hooks/use-delivery-list";
 import { useEndpointOptions } from "../_hooks/use-endpoint-options";
 import { useLiveDeliveries } from "../_hooks/use-live-deliveries";
 import { useNewDeliveries } from "../_hooks/use-new-deliveries";
+import { useUrlFilters } from "../_hooks/use-url-filters";
 import { findDelivery, flattenDeliveries } from "../_lib/delivery-pages";
-import { STATUS_FILTERS, unacknowledgedParam, type StatusFilter } from "../_lib/delivery-status";
 import { EMPTY_SELECTION, pageSelectionState, selectionReducer } from "../_lib/selection";
-import type { DeliveryFilters } from "../_lib/types";
+import { NO_FILTERS, isFiltered, searchesContent, toDeliveryFilters } from "../_lib/url-filters";
 import { DeliveriesTable } from "./deliveries-table";
+import { DeliveryFilterBar } from "./delivery-filters";
 import { DeliveryDrawer } from "./delivery-drawer";
 import { FilterActions } from "./filter-actions";
 import { DeliveriesEmptyState } from "./empty-state";
 
 type Notice = { tone: "success" | "error"; text: string } | null;
+
+/** Windows a content search looks through by itself while it has found nothing; then the user asks for more. */
+const AUTO_SEARCH_WINDOWS = 3;
 
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count.toLocaleString("en")} ${count === 1 ? one : many}`;
@@ -23,17 +28,20 @@ function plural(count: number, one: string, many = `${one}s`): string {
 
 /** The Deliveries page: filters, the table, bulk and single acknowledgement, live arrivals and the detail drawer. */
 export function DeliveriesView() {
-  const endpointFilterId = useId();
-  const statusFilterId = useId();
-  const [endpointId, setEndpointId] = useState("");
-  const [status, setStatus] = useState<StatusFilter>("all");
-  const filters = useMemo<DeliveryFilters>(
-    () => ({ endpointId: endpointId || undefined, unacknowledged: unacknowledgedParam(status) }),
-    [endpointId, status],
-  );
+  const { view, update } = useUrlFilters();
+  const filters = useMemo(() => toDeliveryFilters(view), [view]);
   const [selection, dispatch] = useReducer(selectionReducer, EMPTY_SELECTION);
   const [openId, setOpenId] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice>(null);
+  // Other filters (a link, Back, the filter bar): the selection and the open delivery belonged to the old list.
+  const filterKey = JSON.stringify(filters);
+  const [listedKey, setListedKey] = useState(filterKey);
+  if (filterKey !== listedKey) {
+    setListedKey(filterKey);
+    dispatch({ type: "filtersChanged" });
+    setOpenId(null);
+    setNotice(null);
+  }
 
   const list = useDeliveryList(filters);
   const listIsEmpty = list.data !== undefined && list.data.pages.every((page) => page.deliveries.length === 0);
@@ -57,20 +65,27 @@ export function DeliveriesView() {
   const endpointList = endpoints.data?.endpoints;
   const endpointNames = new Map((endpointList ?? []).map((endpoint) => [endpoint.id, endpoint.name]));
   const openDelivery = openId ? (findDelivery(list.data, openId) ?? null) : null;
-  const filtered = filters.endpointId !== undefined || filters.unacknowledged !== undefined;
+  const filtered = isFiltered(view);
+  const contentSearch = searchesContent(filters);
+  const pagesLoaded = list.data?.pages.length ?? 0;
+  const lastPageEmpty = list.data?.pages.at(-1)?.deliveries.length === 0;
+  // A content search pages through windows of deliveries: nothing in the first few is no answer yet, so look on.
+  const searchOn =
+    contentSearch &&
+    rows.length === 0 &&
+    list.hasNextPage &&
+    !list.isFetchingNextPage &&
+    !list.isFetchNextPageError &&
+    pagesLoaded < AUTO_SEARCH_WINDOWS;
+  const fetchNext = useEffectEvent(() => void list.fetchNextPage());
+  useEffect(() => {
+    if (searchOn) fetchNext();
+  }, [searchOn, pagesLoaded]);
   const pendingTotal = endpointList
     ? endpointList
         .filter((endpoint) => !filters.endpointId || endpoint.id === filters.endpointId)
         .reduce((sum, endpoint) => sum + endpoint.pendingCount, 0)
     : null;
-
-  function changeFilters(next: { endpointId?: string; status?: StatusFilter }) {
-    if (next.endpointId !== undefined) setEndpointId(next.endpointId);
-    if (next.status !== undefined) setStatus(next.status);
-    dispatch({ type: "filtersChanged" });
-    setOpenId(null);
-    setNotice(null);
-  }
 
   function acknowledge(id: string) {
     setNotice(null);
@@ -119,40 +134,9 @@ export function DeliveriesView() {
         </div>
       </div>
 
-      <div className="toolbar" role="group" aria-label="Filters">
-        <div className="field field-inline">
-          <label htmlFor={endpointFilterId}>Endpoint</label>
-          <select
-            id={endpointFilterId}
-            className="select"
-            value={endpointId}
-            onChange={(event) => changeFilters({ endpointId: event.target.value })}
-          >
-            <option value="">All endpoints</option>
-            {(endpointList ?? []).map((endpoint) => (
-              <option key={endpoint.id} value={endpoint.id}>
-                {endpoint.name}
-                {endpoint.pendingCount ? ` (${endpoint.pendingCount.toLocaleString("en")} pending)` : ""}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field field-inline">
-          <label htmlFor={statusFilterId}>Status</label>
-          <select
-            id={statusFilterId}
-            className="select"
-            value={status}
-            onChange={(event) => changeFilters({ status: event.target.value as StatusFilter })}
-          >
-            {STATUS_FILTERS.map((choice) => (
-              <option key={choice.value} value={choice.value}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <FilterActions filters={filters} filtered={filtered} onNotice={setNotice} />
+      <DeliveryFilterBar view={view} update={update} endpoints={endpointList ?? []} />
+
+      <div className="toolbar" role="group" aria-label="Selection">
         <div className="bulk-bar" aria-live="polite">
           {selection.size > 0 ? (
             <>
@@ -175,6 +159,7 @@ export function DeliveriesView() {
             </>
           ) : null}
         </div>
+        <FilterActions filters={filters} filtered={filtered} onNotice={setNotice} />
       </div>
 
       {/* Zero-height and sticky: the indicator floats over the table, so showing it never moves a row. */}
@@ -200,18 +185,33 @@ export function DeliveriesView() {
             Try again
           </button>
         </div>
+      ) : rows.length === 0 && contentSearch && list.hasNextPage ? (
+        <section className="card empty-state" aria-labelledby="searching-title" aria-busy={list.isFetchingNextPage}>
+          <h2 id="searching-title">No matches in the deliveries searched so far</h2>
+          <p className="muted">
+            Looked through up to {plural(pagesLoaded * DELIVERY_SCAN_ROWS, "delivery", "deliveries")}, newest first (
+            {DELIVERY_SCAN_ROWS.toLocaleString("en")} a step); older ones may still match.
+          </p>
+          <button
+            type="button"
+            className="button"
+            onClick={() => void list.fetchNextPage()}
+            disabled={list.isFetchingNextPage}
+          >
+            {list.isFetchingNextPage ? "Searching…" : "Keep searching"}
+          </button>
+          {list.isFetchNextPageError ? (
+            <p role="alert" className="alert">
+              Could not search further: {list.error?.message}
+            </p>
+          ) : null}
+        </section>
       ) : rows.length === 0 ? (
         filtered ? (
           <section className="card empty-state" aria-labelledby="no-match-title">
             <h2 id="no-match-title">No deliveries match these filters</h2>
             <p className="muted">New ones that match will appear here by themselves.</p>
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                changeFilters({ endpointId: "", status: "all" });
-              }}
-            >
+            <button type="button" className="button" onClick={() => update(NO_FILTERS)}>
               Show all deliveries
             </button>
           </section>
@@ -239,7 +239,11 @@ export function DeliveriesView() {
                 onClick={() => void list.fetchNextPage()}
                 disabled={list.isFetchingNextPage}
               >
-                {list.isFetchingNextPage ? "Loading…" : "Load more"}
+                {list.isFetchingNextPage
+                  ? "Loading…"
+                  : contentSearch && lastPageEmpty
+                    ? "No matches in the last step — keep searching"
+                    : "Load more"}
               </button>
             ) : (
               <span className="muted small">That is everything.</span>

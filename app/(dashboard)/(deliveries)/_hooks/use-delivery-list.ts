@@ -12,12 +12,19 @@ export const DELIVERIES_PAGE_SIZE = 50;
 /** The deliveries list as it sits in the react-query cache (under `queryKeys.deliveries.list`). */
 export type DeliveryListData = InfiniteData<DeliveryPage>;
 
-/** One page of the list, without payloads: from `cursor`, or the first (newest) page without one. */
+/**
+ * One page of the list, without payloads: from `cursor`, or the first (newest) page without one. Filtered by content
+ * (`q`, `payload`), a page is a bounded window of deliveries: it can be empty and still have a `nextCursor`.
+ */
 export async function fetchDeliveryPage(filters: DeliveryFilters, cursor: string | undefined): Promise<DeliveryPage> {
   const answer = await dashboardClient().call(listDeliveriesContract, {
     query: {
       endpointId: filters.endpointId,
       unacknowledged: filters.unacknowledged,
+      q: filters.q,
+      since: filters.since,
+      until: filters.until,
+      payload: filters.payload,
       limit: DELIVERIES_PAGE_SIZE,
       cursor,
       // Rows show no payload; the drawer fetches the one it opens (useDeliveryPayload).

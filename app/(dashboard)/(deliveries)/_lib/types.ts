@@ -21,4 +21,8 @@ export interface DeliveryPages {
 export interface DeliveryFilters {
   endpointId?: string;
   unacknowledged?: "true" | "false";
+  q?: string;
+  since?: string;
+  until?: string;
+  payload?: string;
 }

@@ -1,0 +1,180 @@
+"use client";
+
+import { useEffect, useEffectEvent, useId, useState } from "react";
+import { STATUS_FILTERS, type StatusFilter } from "../_lib/delivery-status";
+import type { WebhookEndpoint } from "../_lib/types";
+import {
+  NO_FILTERS,
+  fromLocalInput,
+  isFiltered,
+  payloadProblem,
+  rangeProblem,
+  searchProblem,
+  toLocalInput,
+  type FilterView,
+} from "../_lib/url-filters";
+
+const SEARCH_DEBOUNCE_MS = 300;
+const PAYLOAD_DEBOUNCE_MS = 500;
+
+/**
+ * A text input's value while typing, taken from the URL again whenever the URL changes (Back, a link, "Clear"):
+ * state adjusted during render, React's pattern for state that follows a prop.
+ */
+function useDraft(committed: string) {
+  const [draft, setDraft] = useState(committed);
+  const [seen, setSeen] = useState(committed);
+  if (committed !== seen) {
+    setSeen(committed);
+    setDraft(committed);
+  }
+  return [draft, setDraft] as const;
+}
+
+/** Commits a valid draft after a pause in typing: the first change of a filter is a step back, later ones amend it. */
+function useDebouncedCommit(
+  draft: string,
+  committed: string,
+  valid: boolean,
+  delayMs: number,
+  commit: (value: string, history: "push" | "replace") => void,
+) {
+  // Read when the timer fires: a render for anything else (a poll, an event) does not restart the pause.
+  const onPause = useEffectEvent(() => commit(draft, committed ? "replace" : "push"));
+  useEffect(() => {
+    if (draft === committed || !valid) return;
+    const timer = setTimeout(onPause, delayMs);
+    return () => clearTimeout(timer);
+  }, [draft, committed, valid, delayMs]);
+}
+
+interface Props {
+  view: FilterView;
+  update: (next: Partial<FilterView>, history?: "push" | "replace") => void;
+  endpoints: WebhookEndpoint[];
+}
+
+/** The Deliveries page's filter bar: search, endpoint, status, time range and payload; the URL holds them all. */
+export function DeliveryFilterBar({ view, update, endpoints }: Props) {
+  const ids = { search: useId(), endpoint: useId(), status: useId(), since: useId(), until: useId(), payload: useId() };
+  const [search, setSearch] = useDraft(view.q);
+  const [payload, setPayload] = useDraft(view.payload);
+  const searchError = searchProblem(search);
+  const payloadError = payloadProblem(payload);
+  const rangeError = rangeProblem(view);
+  useDebouncedCommit(search, view.q, !searchError, SEARCH_DEBOUNCE_MS, (q, history) => update({ q }, history));
+  useDebouncedCommit(
+    payload.trim() ? payload : "",
+    view.payload,
+    !payloadError,
+    PAYLOAD_DEBOUNCE_MS,
+    (value, history) => update({ payload: value }, history),
+  );
+
+  return (
+    <div className="filter-bar" role="search" aria-label="Filter deliveries">
+      <div className="field filter-search">
+        <label htmlFor={ids.search}>Search</label>
+        <input
+          id={ids.search}
+          type="search"
+          className="input"
+          placeholder="Text in the body, a header or the query string"
+          value={search}
+          maxLength={400}
+          aria-invalid={searchError ? true : undefined}
+          aria-describedby={`${ids.search}-hint`}
+          onChange={(event) => setSearch(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && !searchError) update({ q: search }, view.q ? "replace" : "push");
+          }}
+        />
+        <p id={`${ids.search}-hint`} className={searchError ? "field-error" : "hint"}>
+          {searchError ??
+            "Body, headers and query string; A–Z in any case. Compressed and binary bodies: headers only."}
+        </p>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.endpoint}>Endpoint</label>
+        <select
+          id={ids.endpoint}
+          className="select"
+          value={view.endpointId}
+          onChange={(event) => update({ endpointId: event.target.value })}
+        >
+          <option value="">All endpoints</option>
+          {endpoints.map((endpoint) => (
+            <option key={endpoint.id} value={endpoint.id}>
+              {endpoint.name}
+              {endpoint.pendingCount ? ` (${endpoint.pendingCount.toLocaleString("en")} pending)` : ""}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={ids.status}>Status</label>
+        <select
+          id={ids.status}
+          className="select"
+          value={view.status}
+          onChange={(event) => update({ status: event.target.value as StatusFilter })}
+        >
+          {STATUS_FILTERS.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      {/* Event type: an `eventType` input goes here (add it to FilterView and toDeliveryFilters in _lib/url-filters). */}
+      <div className="field">
+        <label htmlFor={ids.since}>Received from</label>
+        <input
+          id={ids.since}
+          type="datetime-local"
+          className="input"
+          value={toLocalInput(view.since)}
+          aria-invalid={rangeError ? true : undefined}
+          onChange={(event) => update({ since: fromLocalInput(event.target.value) })}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.until}>to (before)</label>
+        <input
+          id={ids.until}
+          type="datetime-local"
+          className="input"
+          value={toLocalInput(view.until)}
+          aria-invalid={rangeError ? true : undefined}
+          onChange={(event) => update({ until: fromLocalInput(event.target.value) })}
+        />
+      </div>
+      <div className="field filter-payload">
+        <label htmlFor={ids.payload}>Payload contains (JSON)</label>
+        <input
+          id={ids.payload}
+          className="input"
+          placeholder='{"type":"invoice.paid"}'
+          spellCheck={false}
+          value={payload}
+          aria-invalid={payloadError ? true : undefined}
+          aria-describedby={`${ids.payload}-hint`}
+          onChange={(event) => setPayload(event.target.value)}
+        />
+        <p id={`${ids.payload}-hint`} className={payloadError ? "field-error" : "hint"}>
+          {payloadError ?? "JSON bodies that contain this object (fields, nested objects, array items)."}
+        </p>
+      </div>
+      {rangeError ? (
+        <p className="field-error filter-wide" role="alert">
+          {rangeError}
+        </p>
+      ) : null}
+      {isFiltered(view) ? (
+        <button type="button" className="button button-ghost" onClick={() => update(NO_FILTERS)}>
+          Clear filters
+        </button>
+      ) : null}
+    </div>
+  );
+}
