@@ -17,6 +17,7 @@ export function makeDelivery(n: number, overrides: Partial<Delivery> = {}): Deli
     sizeBytes: 8,
     query: "",
     signature: null,
+    eventType: null,
     ...overrides,
   };
 }

@@ -19,7 +19,7 @@ export type DeliveryResource = z.infer<typeof deliverySchema>;
 /** A delivery resource without its payload (listings asked for `withPayload=false`). */
 const SUMMARY_COLUMNS = Prisma.sql`
   id::text, workspace_id, webhook_endpoint_id, headers, source_ip, created_at, acknowledged_at, content_type,
-  size_bytes, query, signature`;
+  size_bytes, query, signature, event_type`;
 
 /** Everything a delivery resource shows: the parsed view (`rawPayload`) is made from the stored bytes. */
 export const DELIVERY_COLUMNS = Prisma.sql`${SUMMARY_COLUMNS}, raw_body`;
@@ -38,6 +38,7 @@ export interface DeliveryRow {
   size_bytes: number;
   query: string;
   signature: DeliveryResource["signature"];
+  event_type: string | null;
 }
 
 /** The stored body decoded by its Content-Encoding (undefined when the payload was left out). Read time only. */
@@ -67,6 +68,7 @@ export async function toDeliveryResource(
     sizeBytes: row.size_bytes,
     query: row.query,
     signature: row.signature,
+    eventType: row.event_type,
   };
 }
 

@@ -10,6 +10,8 @@ export interface DeliveryFilter {
   since?: string;
   /** Only deliveries received before this ISO 8601 date-time (exclusive). */
   until?: string;
+  /** Only deliveries of this event type (exact). */
+  eventType?: string;
 }
 
 /** The WHERE conditions of a filter over `webhook_deliveries`, the workspace first (every query on tenant data). */
@@ -24,6 +26,9 @@ export function deliveryFilterConditions(workspaceId: string, filter: DeliveryFi
     conditions.push(Prisma.sql`created_at >= ${millisecondCeiling(filter.since)}::timestamptz`);
   if (filter.until !== undefined)
     conditions.push(Prisma.sql`created_at < ${millisecondCeiling(filter.until)}::timestamptz`);
+  // An equality after the workspace on webhook_deliveries_workspace_event_type_idx, whose walk is then in
+  // (created_at, id) order; with `endpointId` as well, one of the two indexes serves and the other is a filter.
+  if (filter.eventType !== undefined) conditions.push(Prisma.sql`event_type = ${filter.eventType}`);
   return conditions;
 }
 
@@ -38,5 +43,6 @@ export function deliveryFilterScope(filter: DeliveryFilter) {
     unacknowledged: filter.unacknowledged,
     ...(filter.since !== undefined && { since: millisecondCeiling(filter.since).toISOString() }),
     ...(filter.until !== undefined && { until: millisecondCeiling(filter.until).toISOString() }),
+    ...(filter.eventType !== undefined && { eventType: filter.eventType }),
   };
 }

@@ -543,7 +543,7 @@ export interface paths {
     head?: never;
     /**
      * Update a webhook endpoint
-     * @description Change any of `name`, `description`, `enabled`, `signing`; `signing: null` stops checking signatures. A disabled endpoint answers 404 to senders. An API key needs the `endpoints:admin` scope.
+     * @description Change any of `name`, `description`, `enabled`, `signing`, `eventTypeSource`; `signing: null` stops checking signatures, `eventTypeSource: null` leaves event types to the built-in senders' places (deliveries already stored keep theirs). A disabled endpoint answers 404 to senders. An API key needs the `endpoints:admin` scope.
      */
     patch: operations["updateWebhookEndpoint"];
     trace?: never;
@@ -1118,6 +1118,41 @@ export interface components {
         /** @description The secret's last characters after "…": at most 4, never more than a quarter of the secret. */
         secretHint: string;
       } | null;
+      eventTypeSource: components["schemas"]["EventTypeSource"];
+      pendingCount: number;
+      totalCount: number;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    /** @description Where this endpoint's senders put the event type, tried before the built-in senders' places (which still apply when it is absent from a delivery); null: only those. */
+    EventTypeSource:
+      | (
+          | {
+              header: string;
+            }
+          | {
+              jsonPath: string;
+            }
+        )
+      | null;
+    WebhookEndpointInput: {
+      id: string;
+      workspaceId: string;
+      name: string;
+      description: string | null;
+      /** @description Where senders POST. The id in it is the only secret a sender needs. */
+      ingestUrl: string;
+      enabled: boolean;
+      signing: {
+        /** @enum {string} */
+        scheme: "standard-webhooks" | "stripe" | "github" | "shopify" | "slack";
+        rejectInvalid: boolean;
+        /** @description The secret's last characters after "…": at most 4, never more than a quarter of the secret. */
+        secretHint: string;
+      } | null;
+      eventTypeSource: components["schemas"]["EventTypeSource"];
       pendingCount: number;
       totalCount: number;
       /** Format: date-time */
@@ -1158,6 +1193,11 @@ export interface components {
       /** @description Query string of the ingest request, without `?`. */
       query: string;
       signature: components["schemas"]["SignatureResult"] | null;
+      /**
+       * @description What happened, as the sender named it (`issues.opened`, `invoice.paid`, `orders/create`), read once at receipt; null when none was found. From the endpoint's `eventTypeSource` if set and present, else the senders' own places: `X-GitHub-Event` with the payload's `action`, `X-Shopify-Topic`, `X-Gitlab-Event`, `ce-type`, Twilio's `CallStatus`/`MessageStatus`/`SmsStatus` (`call.completed`, `message.delivered`), Slack's `event.type` in an `event_callback`, else a top-level string `type`, `event`, `event_type` or `eventType` of a JSON body (or of a form body's `payload` field). Bodies over 256 KiB or sent with a `Content-Encoding` give only header-borne types. Trimmed, at most 200 characters. Deliveries received before event types existed have null.
+       * @example issues.opened
+       */
+      eventType: string | null;
     };
     /** @description A text field, or a file part by name, filename, type and size. */
     FormField:
@@ -1222,6 +1262,11 @@ export interface components {
       /** @description Query string of the ingest request, without `?`. */
       query: string;
       signature: components["schemas"]["SignatureResult"] | null;
+      /**
+       * @description What happened, as the sender named it (`issues.opened`, `invoice.paid`, `orders/create`), read once at receipt; null when none was found. From the endpoint's `eventTypeSource` if set and present, else the senders' own places: `X-GitHub-Event` with the payload's `action`, `X-Shopify-Topic`, `X-Gitlab-Event`, `ce-type`, Twilio's `CallStatus`/`MessageStatus`/`SmsStatus` (`call.completed`, `message.delivered`), Slack's `event.type` in an `event_callback`, else a top-level string `type`, `event`, `event_type` or `eventType` of a JSON body (or of a form body's `payload` field). Bodies over 256 KiB or sent with a `Content-Encoding` give only header-borne types. Trimmed, at most 200 characters. Deliveries received before event types existed have null.
+       * @example issues.opened
+       */
+      eventType: string | null;
     };
   };
   responses: never;
@@ -5160,7 +5205,7 @@ export interface operations {
             /** @constant */
             success: true;
             data: {
-              endpoints: components["schemas"]["WebhookEndpoint"][];
+              endpoints: components["schemas"]["WebhookEndpointInput"][];
               nextCursor: string | null;
             };
           };
@@ -5285,6 +5330,18 @@ export interface operations {
              */
             rejectInvalid?: boolean;
           };
+          eventTypeSource?: {
+            /**
+             * @description A request header holding the type, e.g. `X-Event-Name` (stored lower-cased).
+             * @example x-event-name
+             */
+            header?: string;
+            /**
+             * @description A dotted path into a JSON body (or a form body's `payload` JSON) to a string: member names joined by `.`, a number indexing an array (`events.0.type`). Names containing `.` cannot be reached.
+             * @example data.object.type
+             */
+            jsonPath?: string;
+          } | null;
         };
       };
     };
@@ -5437,7 +5494,7 @@ export interface operations {
           "application/json": {
             /** @constant */
             success: true;
-            data: components["schemas"]["WebhookEndpoint"];
+            data: components["schemas"]["WebhookEndpointInput"];
           };
         };
       };
@@ -5689,6 +5746,18 @@ export interface operations {
              */
             rejectInvalid?: boolean;
           } | null;
+          eventTypeSource?: {
+            /**
+             * @description A request header holding the type, e.g. `X-Event-Name` (stored lower-cased).
+             * @example x-event-name
+             */
+            header?: string;
+            /**
+             * @description A dotted path into a JSON body (or a form body's `payload` JSON) to a string: member names joined by `.`, a number indexing an array (`events.0.type`). Names containing `.` cannot be reached.
+             * @example data.object.type
+             */
+            jsonPath?: string;
+          } | null;
         };
       };
     };
@@ -5702,7 +5771,7 @@ export interface operations {
           "application/json": {
             /** @constant */
             success: true;
-            data: components["schemas"]["WebhookEndpoint"];
+            data: components["schemas"]["WebhookEndpointInput"];
           };
         };
       };
@@ -5954,6 +6023,8 @@ export interface operations {
         since?: string;
         /** @description Only deliveries received before this time (`createdAt` < `until`; exclusive). ISO 8601 with `Z` or an offset. */
         until?: string;
+        /** @description Only deliveries of this `eventType` (exact, case-sensitive; one type). */
+        eventType?: string;
         /** @description Page size, 1–100 (default 50). */
         limit?: number;
         /** @description `nextCursor` of the previous page. Opaque. */
