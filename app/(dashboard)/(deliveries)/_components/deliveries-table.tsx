@@ -59,6 +59,7 @@ export function DeliveriesTable({
             <th scope="col">Status</th>
             <th scope="col">Received</th>
             <th scope="col">Endpoint</th>
+            <th scope="col">Event</th>
             <th scope="col">Source IP</th>
             <th scope="col">Content type</th>
             <th scope="col" className="num">
@@ -101,6 +102,9 @@ export function DeliveriesTable({
                 </td>
                 <td data-label="Endpoint" className="truncate" title={endpoint}>
                   {endpoint}
+                </td>
+                <td data-label="Event" className="mono truncate" title={delivery.eventType ?? undefined}>
+                  {delivery.eventType ?? "—"}
                 </td>
                 <td data-label="Source IP" className="mono">
                   {delivery.sourceIp}
