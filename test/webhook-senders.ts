@@ -12,11 +12,11 @@ export interface SenderRequest {
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
-const githubHeaders = (event: string, contentType = "application/json") => ({
+const githubHeaders = (event: string, delivery: string, contentType = "application/json") => ({
   "content-type": contentType,
   "user-agent": "GitHub-Hookshot/4b4a9f2",
   "x-github-event": event,
-  "x-github-delivery": "72d3162e-cc78-11e3-81ab-4c9367dc0958",
+  "x-github-delivery": delivery,
   "x-github-hook-id": "292430182",
   "x-hub-signature-256": "sha256=d57c68ca6f92289e6987922ff26938930f6e66a2d161ef06abdf1859230aa23c",
 });
@@ -55,7 +55,7 @@ const pullRequestClosed = {
 export const SENDER_REQUESTS: SenderRequest[] = [
   {
     name: "GitHub issues (opened)",
-    headers: githubHeaders("issues"),
+    headers: githubHeaders("issues", "72d3162e-cc78-11e3-81ab-4c9367dc0958"),
     body: JSON.stringify({
       action: "opened",
       issue: {
@@ -74,7 +74,7 @@ export const SENDER_REQUESTS: SenderRequest[] = [
   },
   {
     name: "GitHub push (no action)",
-    headers: githubHeaders("push"),
+    headers: githubHeaders("push", "9f2c4d1a-cc78-11e3-81ab-4c9367dc0958"),
     body: JSON.stringify({
       ref: "refs/heads/main",
       before: "9049f1265b7d61be4a8904a9a27120d2064dab3b",
@@ -101,13 +101,13 @@ export const SENDER_REQUESTS: SenderRequest[] = [
   },
   {
     name: "GitHub pull_request (closed)",
-    headers: githubHeaders("pull_request"),
+    headers: githubHeaders("pull_request", "a4e1b7c0-cc78-11e3-81ab-4c9367dc0958"),
     body: JSON.stringify(pullRequestClosed),
     eventType: "pull_request.closed",
   },
   {
     name: "GitHub pull_request as a form (payload=…)",
-    headers: githubHeaders("pull_request", "application/x-www-form-urlencoded"),
+    headers: githubHeaders("pull_request", "b83f6e2d-cc78-11e3-81ab-4c9367dc0958", "application/x-www-form-urlencoded"),
     body: form({ payload: JSON.stringify(pullRequestClosed) }),
     eventType: "pull_request.closed",
   },
