@@ -384,6 +384,30 @@ export const listDeliveriesContract = defineContract({
   errors: ["validation_error", "unauthorized"],
 });
 
+/** Most event types one answer lists. */
+export const MAX_LISTED_EVENT_TYPES = 200;
+
+export const listDeliveryEventTypesContract = defineContract({
+  operationId: "listDeliveryEventTypes",
+  scope: "inbox:read",
+  method: "GET",
+  path: "/v1/webhook-endpoints/deliveries/event-types",
+  tag: "Webhooks",
+  summary: "List the event types received",
+  description: `The distinct \`eventType\` values of the workspace's deliveries (of one endpoint with \`endpointId\`), in the database's sort order, at most ${MAX_LISTED_EVENT_TYPES}: \`truncated\` says more exist. Read by stepping from one type to the next in the event type index, one lookup per type rather than a pass over the deliveries (with \`endpointId\`, a step also passes over other endpoints' deliveries of the types in between).`,
+  auth: "workspace",
+  query: z.object({ endpointId: endpointId.optional() }),
+  response: envelope(
+    z.object({
+      eventTypes: z.array(z.string()),
+      truncated: z
+        .boolean()
+        .meta({ description: `More than ${MAX_LISTED_EVENT_TYPES} types exist; the first are listed.` }),
+    }),
+  ),
+  errors: ["validation_error", "unauthorized"],
+});
+
 export const getDeliveryContract = defineContract({
   operationId: "getDelivery",
   scope: "inbox:read",

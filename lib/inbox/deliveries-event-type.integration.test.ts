@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { createWorkspace } from "@/lib/auth/workspaces";
 import { createApiClient, type ApiClient } from "@/lib/client/api-client";
-import { createWebhookEndpointContract, listDeliveriesContract } from "@/lib/contracts/webhooks";
+import {
+  createWebhookEndpointContract,
+  listDeliveriesContract,
+  listDeliveryEventTypesContract,
+  MAX_LISTED_EVENT_TYPES,
+} from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { detailPaths, errorOf, requestApi } from "@/test/http-api";
@@ -215,5 +220,57 @@ describe("GET /v1/webhook-endpoints/deliveries: eventType", () => {
     expect(answer.status, answer.text).toBe(400);
     expect(detailPaths(answer.json)).toEqual(["eventType"]);
     expect(errorOf(answer.json).details?.[0]?.message).toMatch(message);
+  });
+});
+
+describe("GET /v1/webhook-endpoints/deliveries/event-types", () => {
+  let tenant: Tenant;
+  let neighbour: Tenant;
+
+  beforeAll(async () => {
+    tenant = await newTenant();
+    neighbour = await newTenant();
+  });
+
+  const typesOf = async (of: Tenant, endpointId?: string) =>
+    (await of.client.call(listDeliveryEventTypesContract, { query: { endpointId } })).data;
+
+  it("lists the workspace's types once each, sorted, of one endpoint when asked, and nobody else's", async () => {
+    const all = ["invoice.paid", "issues.opened", "push"];
+    expect(await typesOf(tenant)).toEqual({ eventTypes: all, truncated: false });
+    await db().$executeRaw`
+      UPDATE webhook_deliveries SET event_type = 'only.on.b'
+      WHERE id = ${tenant.seeded.find((row) => row.endpointId === tenant.endpointB)!.id}::uuid`;
+    expect((await typesOf(tenant, tenant.endpointB)).eventTypes).toContain("only.on.b");
+    expect((await typesOf(tenant, tenant.endpointA)).eventTypes).toEqual(all);
+    expect((await typesOf(neighbour)).eventTypes).toEqual(all);
+    expect(await typesOf(tenant, neighbour.endpointA)).toEqual({ eventTypes: [], truncated: false });
+  });
+
+  it(`lists at most ${MAX_LISTED_EVENT_TYPES} and says when there are more`, async () => {
+    await db().$executeRaw`
+      UPDATE webhook_deliveries SET event_type = 'many.' || lpad(n::text, 3, '0')
+      FROM (SELECT id, row_number() OVER (ORDER BY id) AS n FROM webhook_deliveries
+            WHERE workspace_id = (SELECT workspace_id FROM webhook_endpoints WHERE id = ${neighbour.endpointA})) AS numbered
+      WHERE webhook_deliveries.id = numbered.id`;
+    const fewer = await typesOf(neighbour);
+    expect(fewer).toEqual({
+      eventTypes: Array.from({ length: 90 }, (_, n) => `many.${String(n + 1).padStart(3, "0")}`),
+      truncated: false,
+    });
+    await db().$executeRaw`
+      INSERT INTO webhook_deliveries (id, workspace_id, webhook_endpoint_id, raw_body, headers, source_ip, size_bytes, event_type)
+      SELECT gen_random_uuid(), workspace_id, id, '\\x7b7d'::bytea, '{}'::jsonb, '127.0.0.1', 2, 'more.' || n
+      FROM webhook_endpoints, generate_series(1, ${MAX_LISTED_EVENT_TYPES}) AS n WHERE id = ${neighbour.endpointA}`;
+    const capped = await typesOf(neighbour);
+    expect(capped.truncated).toBe(true);
+    expect(capped.eventTypes).toHaveLength(MAX_LISTED_EVENT_TYPES);
+    expect(capped.eventTypes[0]).toBe("many.001");
+  });
+
+  it("refuses a malformed endpointId", async () => {
+    const answer = await requestApi(app.baseUrl, tenant.key, "GET", `${DELIVERIES}/event-types?endpointId=`);
+    expect(answer.status, answer.text).toBe(400);
+    expect(detailPaths(answer.json)).toEqual(["endpointId"]);
   });
 });

@@ -3,6 +3,7 @@ import { createWorkspace } from "@/lib/auth/workspaces";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { deliveryPageQuery, type ListDeliveriesOptions } from "./deliveries";
+import { deliveryEventTypesQuery } from "./delivery-event-types";
 
 // A page must cost the same at 10 rows and at 10 million: every listing shape is an ordered index range scan that
 // stops after `limit + 1` rows, never a sequential scan or a sort. Checked on the real planner with real row counts.
@@ -130,7 +131,7 @@ describe("an event type with another filter reads a bounded part of one index", 
     // Three conditions, two indexes: where few pending rows of the endpoint remain (past a deep cursor), the planner
     // reads them through the endpoint's pending index as a bitmap and sorts the matches. Bounded by that backlog,
     // which consumers acknowledge down, never by the table.
-    const [{ pending }] = await db().$queryRaw<{ pending: number }[]>`
+    const [{ pending }] = await db().$queryRaw<[{ pending: number }]>`
       SELECT count(*)::int AS pending FROM webhook_deliveries
       WHERE webhook_endpoint_id = ${endpointId} AND acknowledged_at IS NULL`;
     for (const after of [null, middle]) {
@@ -149,5 +150,30 @@ describe("an event type with another filter reads a bounded part of one index", 
     const scan = plan.find((node) => node["Node Type"].startsWith("Index"));
     expect(scan?.["Index Name"]).toBe("webhook_deliveries_workspace_event_type_idx");
     expect(scan!["Rows Removed by Filter"] ?? 0).toBe(0);
+  });
+});
+
+describe("the event types received are listed by a skip scan", () => {
+  it.each([
+    ["the workspace", {}],
+    ["one endpoint", { endpointId: "we_planA" }],
+  ])("%s: one index descent per type, no pass over the deliveries", async (_name, filter) => {
+    const [row] = await db().$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
+      Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${deliveryEventTypesQuery({ workspaceId, ...filter })}`,
+    );
+    const plan = nodes(row!["QUERY PLAN"][0].Plan);
+    const types = plan.map((node) => node["Node Type"]);
+    expect(types, JSON.stringify(types)).not.toContain("Seq Scan");
+    expect(types).not.toContain("Sort");
+    const scans = plan.filter((node) => node["Node Type"].startsWith("Index"));
+    expect(scans.map((node) => node["Index Name"])).toEqual(
+      scans.map(() => "webhook_deliveries_workspace_event_type_idx"),
+    );
+    // 200 listed + 1 (there are 1,003 types): each step takes one row, bar the rows of other endpoints passed over.
+    const read = scans.reduce(
+      (sum, node) => sum + (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"],
+      0,
+    );
+    expect(read).toBeLessThanOrEqual("endpointId" in filter ? 201 * 10 : 201);
   });
 });

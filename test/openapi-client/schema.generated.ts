@@ -588,6 +588,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/webhook-endpoints/deliveries/event-types": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the event types received
+     * @description The distinct `eventType` values of the workspace's deliveries (of one endpoint with `endpointId`), in the database's sort order, at most 200: `truncated` says more exist. Read by stepping from one type to the next in the event type index, one lookup per type rather than a pass over the deliveries (with `endpointId`, a step also passes over other endpoints' deliveries of the types in between). An API key needs the `inbox:read` scope.
+     */
+    get: operations["listDeliveryEventTypes"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/webhook-endpoints/deliveries/{id}": {
     parameters: {
       query?: never;
@@ -6052,6 +6072,131 @@ export interface operations {
             data: {
               deliveries: components["schemas"]["Delivery"][];
               nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `not_found`: No such resource in this workspace (for a dashboard session: no such workspace of the user's). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `method_not_allowed`: The path does not accept this method. */
+      405: {
+        headers: {
+          /** @description The methods the path accepts. */
+          Allow: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds until the next window. */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `internal`: Unexpected server error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `service_unavailable`: The service cannot reach its database; retry shortly. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listDeliveryEventTypes: {
+    parameters: {
+      query?: {
+        /** @description Webhook endpoint id (`we_…`). */
+        endpointId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              eventTypes: string[];
+              /** @description More than 200 types exist; the first are listed. */
+              truncated: boolean;
             };
           };
         };
