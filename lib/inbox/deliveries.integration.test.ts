@@ -224,6 +224,7 @@ describe("GET /v1/webhook-endpoints/deliveries: shape", () => {
       sizeBytes: Buffer.byteLength(jsonBody),
       query: "source=test&x=1",
       signature: null,
+      eventType: "order.created",
     });
     for (const name of Object.keys(json!.headers)) expect(name).toBe(name.toLowerCase());
     expect(json!.id).toMatch(UUID);
