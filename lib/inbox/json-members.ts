@@ -1,8 +1,8 @@
 /**
  * Reads single members out of JSON text without parsing the rest: a scan that steps over every other value by its
- * brackets and string quotes (the scan within strings is `indexOf`), allocating nothing for what it skips. Parsing a
- * 100 KB body whole took 0.7 ms and built every object in it, which ingest cannot afford per request just to read a
- * top-level `type`. The members read are checked (keys and strings by JSON.parse, scalars by their grammar), the
+ * brackets and string quotes (the scan within strings is `indexOf`), allocating nothing for what it skips. Parsing the
+ * benchmark's 100 KB body whole takes 0.35 ms and builds every object in it, which ingest cannot afford per request
+ * just to read a top-level `type`; the scan takes 0.16 ms with `type` last, 2 µs with it first. The members read are checked (keys and strings by JSON.parse, scalars by their grammar), the
  * values stepped over only for balanced brackets and closed strings, and nothing after the last member read: a
  * malformed body gets no answer where the scan meets the fault, and may get one when the fault lies beyond it.
  * Never throws, never recurses (10 MB of `[` is a counter, not a stack).
