@@ -88,6 +88,21 @@ test("endpoints: create one in the form, send a test delivery, disable it, delet
   await expect(card.getByRole("definition").first()).toHaveText("1"); // Pending
   await page.screenshot({ path: `${SCREENSHOTS}/endpoints.png`, fullPage: true, animations: "disabled" });
 
+  // Where its senders put the event type: a bad JSON path is refused next to its field, a header is saved.
+  await card.getByRole("button", { name: "Event types" }).click();
+  const eventTypes = card.getByRole("region", { name: "Event types" });
+  await eventTypes.getByLabel("Read the event type from").selectOption({ label: "A path in the JSON body" });
+  await eventTypes.getByLabel("JSON path").fill("data..type");
+  await eventTypes.getByRole("button", { name: "Save" }).click();
+  await expect(eventTypes.getByText(/must be names and array indexes joined by dots/)).toBeVisible();
+  await expect(eventTypes.getByLabel("JSON path")).toBeFocused();
+  await eventTypes.getByLabel("Read the event type from").selectOption({ label: "A request header" });
+  await eventTypes.getByLabel("Header name").fill("X-Event-Name");
+  await eventTypes.getByRole("button", { name: "Save" }).click();
+  await expect(eventTypes).toBeHidden();
+  await expect(card.getByRole("status").filter({ hasText: "Saved where event types are read." })).toBeVisible();
+  await expect(card.getByText("Header x-event-name, else the usual place")).toBeVisible();
+
   // It waits in the inbox.
   await openFromNav(page, "Deliveries");
   await expect(page).toHaveURL(/\/$/);
@@ -129,9 +144,12 @@ test("endpoints: create one in the form, send a test delivery, disable it, delet
   await expect(card).toBeHidden();
   await expect(page.getByRole("heading", { name: "No webhook endpoints yet" })).toBeVisible();
 
-  // The one error is Chromium's own network log line for the refused test delivery (a fetch answered 404, which is
-  // what this test asks for); the app itself logged nothing.
+  // The errors are Chromium's own network log lines for the refused JSON path (400) and the refused test delivery
+  // (404), which this test asks for; the app itself logged nothing.
   expect(errors, "the pages logged errors").toEqual([
+    expect.stringMatching(
+      /^console: Failed to load resource: the server responded with a status of 400 \(Bad Request\) \(http:\/\/[^)]+\/v1\/webhook-endpoints\/we_\w+\)$/,
+    ),
     expect.stringMatching(
       /^console: Failed to load resource: the server responded with a status of 404 \(Not Found\) \(http:\/\/[^)]+\/webhooks\/ingest\/we_\w+\)$/,
     ),

@@ -74,6 +74,8 @@ test("sign up, see the empty inbox, receive webhooks live, acknowledge them, sig
   const rows = page.locator("table.deliveries-table tbody tr");
   await expectDeliveriesShown(page, 3);
   await expect(rows.getByText("Pending", { exact: true })).toHaveCount(3);
+  // Their event type, read from the body's `event` at receipt, in its own column.
+  await expect(rows.getByRole("cell", { name: "payment.succeeded", exact: true })).toHaveCount(3);
   await expect(page.getByText("3 pending deliveries")).toBeVisible();
   await page.screenshot({ path: `${SCREENSHOTS}/deliveries-list.png`, fullPage: true });
 

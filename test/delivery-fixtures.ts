@@ -18,6 +18,7 @@ export function makeDelivery(n: number, overrides: Partial<Delivery> = {}): Deli
     query: "",
     signature: null,
     preview: `{"n":${n}}`,
+    eventType: null,
     ...overrides,
   };
 }

@@ -44,6 +44,15 @@ export const DELIVERY_SCAN_BYTES = 16 * 1_048_576;
 export const MIN_SEARCH_CHARS = 3;
 export const MAX_SEARCH_CHARS = 200;
 
+/**
+ * Largest body ingest reads for an event type (`eventType`): larger bodies, and bodies sent with a Content-Encoding
+ * (not decoded at ingest), get only a type their headers carry.
+ */
+export const EVENT_TYPE_BODY_LIMIT = 256 * 1024;
+
+/** Characters of an event type kept (longer ones are cut). */
+export const MAX_EVENT_TYPE_LENGTH = 200;
+
 export const SIGNATURE_SCHEME_NAMES = ["standard-webhooks", "stripe", "github", "shopify", "slack"] as const;
 
 const endpointId = z
@@ -153,6 +162,13 @@ export const deliverySchema = z
       description: `One line that tells deliveries apart, made from the start of the body only (even with \`withPayload=false\`): compact JSON text, form fields as \`a=1 b=2\`, multipart field names, text with its whitespace collapsed, or \`binary, 3.2 KB\`; at most ${DELIVERY_PREVIEW_CHARS} characters, then \`…\`. Empty for an empty body. For display, not parsing.`,
       example: '{"action":"opened","number":42,"pull_request":{"id":1,"title":"Fix the build"…',
     }),
+    eventType: z
+      .string()
+      .nullable()
+      .meta({
+        description: `What happened, as the sender named it (\`issues.opened\`, \`invoice.paid\`, \`orders/create\`), read once at receipt; null when none was found. From the endpoint's \`eventTypeSource\` if set and present, else the senders' own places: \`X-GitHub-Event\` with the payload's \`action\`, \`X-Shopify-Topic\`, \`X-Gitlab-Event\`, \`ce-type\`, Twilio's \`CallStatus\`/\`MessageStatus\`/\`SmsStatus\` (\`call.completed\`, \`message.delivered\`), Slack's \`event.type\` in an \`event_callback\`, else a top-level string \`type\`, \`event\`, \`event_type\` or \`eventType\` of a JSON body (or of a form body's \`payload\` field). Bodies over ${EVENT_TYPE_BODY_LIMIT / 1024} KiB or sent with a \`Content-Encoding\` give only header-borne types. Trimmed, at most ${MAX_EVENT_TYPE_LENGTH} characters. Deliveries received before event types existed have null.`,
+        example: "issues.opened",
+      }),
   })
   .meta({ id: "Delivery" });
 
@@ -166,6 +182,51 @@ const signingInput = z
       .meta({ description: "Answer 401 and store nothing when the signature is not valid." }),
   })
   .meta({ description: "Check senders' signatures with this scheme and secret." });
+
+const EVENT_TYPE_PATH_SEGMENTS = 16;
+const eventTypeHeader = z
+  .string()
+  .max(100, { error: "must be at most 100 characters" })
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: "must be a header name (letters, digits, `-` and the like)" })
+  .transform((header) => header.toLowerCase())
+  .meta({
+    description: "A request header holding the type, e.g. `X-Event-Name` (stored lower-cased).",
+    example: "x-event-name",
+  });
+const eventTypePath = z
+  .string()
+  .max(200, { error: "must be at most 200 characters" })
+  .refine(
+    (path) =>
+      !/[\u0000-\u001f]/.test(path) &&
+      path.split(".").length <= EVENT_TYPE_PATH_SEGMENTS &&
+      path.split(".").every((segment) => segment !== ""),
+    {
+      error: `must be names and array indexes joined by dots, at most ${EVENT_TYPE_PATH_SEGMENTS}, e.g. \`data.object.type\``,
+    },
+  )
+  .meta({
+    description:
+      "A dotted path into a JSON body (or a form body's `payload` JSON) to a string: member names joined by `.`, a number indexing an array (`events.0.type`). Names containing `.` cannot be reached.",
+    example: "data.object.type",
+  });
+
+export const eventTypeSourceSchema = z
+  .union([z.object({ header: z.string() }), z.object({ jsonPath: z.string() })])
+  .nullable()
+  .meta({
+    id: "EventTypeSource",
+    description:
+      "Where this endpoint's senders put the event type, tried before the built-in senders' places (which still apply when it is absent from a delivery); null: only those.",
+  });
+
+const eventTypeSourceInput = z
+  .strictObject({ header: eventTypeHeader.optional(), jsonPath: eventTypePath.optional() })
+  .refine((source) => (source.header === undefined) !== (source.jsonPath === undefined), {
+    error: "set exactly one of `header` and `jsonPath`",
+  })
+  .transform((source) => (source.header !== undefined ? { header: source.header } : { jsonPath: source.jsonPath! }))
+  .meta({ description: "Read each delivery's `eventType` from this header, or this JSON path, first." });
 
 export const webhookEndpointSchema = z
   .object({
@@ -184,6 +245,7 @@ export const webhookEndpointSchema = z
         }),
       })
       .nullable(),
+    eventTypeSource: eventTypeSourceSchema,
     pendingCount: z.number().int(),
     totalCount: z.number().int(),
     createdAt: z.iso.datetime(),
@@ -211,7 +273,12 @@ export const createWebhookEndpointContract = defineContract({
   tag: "Webhooks",
   summary: "Create a webhook endpoint",
   auth: "workspace",
-  body: z.strictObject({ name, description: description.optional(), signing: signingInput.optional() }),
+  body: z.strictObject({
+    name,
+    description: description.optional(),
+    signing: signingInput.optional(),
+    eventTypeSource: eventTypeSourceInput.nullable().optional(),
+  }),
   response: endpointEnvelope,
   successStatus: 201,
   errors: ["validation_error", "unauthorized"],
@@ -252,7 +319,7 @@ export const updateWebhookEndpointContract = defineContract({
   tag: "Webhooks",
   summary: "Update a webhook endpoint",
   description:
-    "Change any of `name`, `description`, `enabled`, `signing`; `signing: null` stops checking signatures. A disabled endpoint answers 404 to senders.",
+    "Change any of `name`, `description`, `enabled`, `signing`, `eventTypeSource`; `signing: null` stops checking signatures, `eventTypeSource: null` leaves event types to the built-in senders' places (deliveries already stored keep theirs). A disabled endpoint answers 404 to senders.",
   auth: "workspace",
   params: endpointParams,
   body: z
@@ -261,6 +328,7 @@ export const updateWebhookEndpointContract = defineContract({
       description: description.nullable().optional(),
       enabled: z.boolean().optional(),
       signing: signingInput.nullable().optional(),
+      eventTypeSource: eventTypeSourceInput.nullable().optional(),
     })
     .refine((body) => Object.keys(body).length > 0, { error: "send at least one field to change" }),
   response: endpointEnvelope,
@@ -322,6 +390,15 @@ const deliveryFilterFields = z.object({
       description: `A JSON object (URL-encoded): only deliveries whose JSON body contains it, as PostgreSQL's jsonb \`@>\` decides (\`{"data":{"object":{"id":"in_1"}}}\` matches a body with that id among other fields; arrays match by containment). Bodies that are not JSON (by \`Content-Type\`), not UTF-8, or compressed never match. At most ${MAX_PAYLOAD_FILTER_CHARS} characters. Not indexed: each page looks at a bounded window of deliveries (see the description).`,
       example: '{"type":"invoice.paid"}',
     }),
+  eventType: z
+    .string()
+    .min(1, { error: "must not be empty" })
+    .max(MAX_EVENT_TYPE_LENGTH, { error: `must be at most ${MAX_EVENT_TYPE_LENGTH} characters` })
+    .optional()
+    .meta({
+      description: "Only deliveries of this `eventType` (exact, case-sensitive; one type).",
+      example: "issues.opened",
+    }),
 });
 
 /** A filter whose `since` is after its `until` is refused rather than answered with nothing. */
@@ -359,6 +436,30 @@ export const listDeliveriesContract = defineContract({
     }),
   ),
   response: deliveryPage,
+  errors: ["validation_error", "unauthorized"],
+});
+
+/** Most event types one answer lists. */
+export const MAX_LISTED_EVENT_TYPES = 200;
+
+export const listDeliveryEventTypesContract = defineContract({
+  operationId: "listDeliveryEventTypes",
+  scope: "inbox:read",
+  method: "GET",
+  path: "/v1/webhook-endpoints/deliveries/event-types",
+  tag: "Webhooks",
+  summary: "List the event types received",
+  description: `The distinct \`eventType\` values of the workspace's deliveries (of one endpoint with \`endpointId\`), in the database's sort order, at most ${MAX_LISTED_EVENT_TYPES}: \`truncated\` says more exist. Read by stepping from one type to the next in the event type index, one lookup per type rather than a pass over the deliveries (with \`endpointId\`, a step also passes over other endpoints' deliveries of the types in between).`,
+  auth: "workspace",
+  query: z.object({ endpointId: endpointId.optional() }),
+  response: envelope(
+    z.object({
+      eventTypes: z.array(z.string()),
+      truncated: z
+        .boolean()
+        .meta({ description: `More than ${MAX_LISTED_EVENT_TYPES} types exist; the first are listed.` }),
+    }),
+  ),
   errors: ["validation_error", "unauthorized"],
 });
 

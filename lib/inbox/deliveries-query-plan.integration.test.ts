@@ -3,6 +3,7 @@ import { createWorkspace } from "@/lib/auth/workspaces";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { deliveryPageQuery, type ListDeliveriesOptions } from "./deliveries";
+import { deliveryEventTypesQuery } from "./delivery-event-types";
 
 // A page must cost the same at 10 rows and at 10 million: every listing shape is an ordered index range scan that
 // stops after `limit + 1` rows, never a sequential scan or a sort. Checked on the real planner with real row counts.
@@ -50,15 +51,19 @@ beforeAll(async () => {
   await db().$executeRaw`
     INSERT INTO webhook_endpoints (id, workspace_id, name, updated_at) VALUES
       (${endpointId}, ${workspace.id}, 'A', now()), ('we_planB', ${workspace.id}, 'B', now()), ('we_planC', ${other.id}, 'C', now())`;
-  // Two thirds of the rows in our workspace over two endpoints, a third in a neighbour's; 1 in 50 still pending.
+  // Two thirds of the rows in our workspace over two endpoints, a third in a neighbour's; 1 in 50 still pending. Event
+  // types spread over every endpoint and state: none (1 in 7), `push` (2 in 7), `issues.opened`, `invoice.paid` (1 in 7
+  // each), or one of 1,000 rare ones (2 in 7,000 each).
   await db().$executeRaw`
-    INSERT INTO webhook_deliveries (id, workspace_id, webhook_endpoint_id, raw_body, headers, source_ip, size_bytes, created_at, acknowledged_at)
+    INSERT INTO webhook_deliveries (id, workspace_id, webhook_endpoint_id, raw_body, headers, source_ip, size_bytes, created_at, acknowledged_at, event_type)
     SELECT gen_random_uuid(),
            CASE WHEN n % 3 = 0 THEN ${other.id} ELSE ${workspace.id} END,
            CASE WHEN n % 3 = 0 THEN 'we_planC' WHEN n % 3 = 1 THEN ${endpointId} ELSE 'we_planB' END,
            '\\x7b7d'::bytea, '{}'::jsonb, '127.0.0.1', 2,
            timestamp '2026-01-01' + n * interval '1 second',
-           CASE WHEN n % 50 = 0 THEN NULL ELSE timestamp '2026-01-01' + n * interval '1 second' END
+           CASE WHEN n % 50 = 0 THEN NULL ELSE timestamp '2026-01-01' + n * interval '1 second' END,
+           CASE n % 7 WHEN 0 THEN NULL WHEN 1 THEN 'push' WHEN 2 THEN 'push' WHEN 3 THEN 'issues.opened'
+                      WHEN 4 THEN 'invoice.paid' ELSE 'rare.' || (n / 7) % 1000 END
     FROM generate_series(1, ${ROWS}) AS n`;
   await db().$executeRaw`ANALYZE webhook_deliveries`;
   const [row] = await db().$queryRaw<{ created_at: Date; id: string }[]>`
@@ -83,6 +88,11 @@ describe("delivery pages use an index range scan at any depth", () => {
     ["a window, one endpoint", { ...WINDOW, endpointId: "we_planA" }],
     ["a window, pending only, oldest first", { ...WINDOW, unacknowledged: true, order: "asc" as const }],
     ["a window, one endpoint, pending only", { ...WINDOW, endpointId: "we_planA", unacknowledged: true }],
+    // One event type: an equality after the workspace on the event type index, walked in (created_at, id) order.
+    ["one event type", { eventType: "push" }],
+    ["one event type, oldest first", { eventType: "push", order: "asc" as const }],
+    ["one event type, a window", { ...WINDOW, eventType: "issues.opened" }],
+    ["one event type, a window, oldest first", { ...WINDOW, eventType: "invoice.paid", order: "asc" as const }],
   ])("%s: first page and a deep cursor read only the rows they return", async (_name, filters) => {
     for (const after of [null, middle]) {
       const plan = await explain(filters, after);
@@ -146,4 +156,77 @@ describe("pages filtered by content stop at their window", () => {
       }
     },
   );
+});
+
+describe("an event type with another filter reads a bounded part of one index", () => {
+  // One index serves a type (webhook_deliveries_workspace_event_type_idx); with an endpoint or pending only as well,
+  // the planner walks that index or the endpoint's (or the pending) one and filters on the other condition. A page
+  // then reads its rows divided by the share of the filtered condition among the walked one's, not the table: here an
+  // endpoint is half of a type's rows, a type 2 or 1 in 7 of an endpoint's, pending 1 in 50 of anything.
+  it.each([
+    ["one endpoint, one event type", { endpointId: "we_planA", eventType: "push" }, 2],
+    ["one endpoint, one event type, a window", { ...WINDOW, endpointId: "we_planA", eventType: "invoice.paid" }, 2],
+    ["pending only, one event type", { unacknowledged: true, eventType: "issues.opened" }, 7],
+  ])("%s: first page and a deep cursor read the page ÷ the pair's share", async (_name, filters, share) => {
+    for (const after of [null, middle]) {
+      const plan = await explain(filters, after);
+      const types = plan.map((node) => node["Node Type"]);
+      expect(types, JSON.stringify(types)).not.toContain("Seq Scan");
+      expect(types).not.toContain("Sort");
+      const scan = plan.find((node) => node["Node Type"].startsWith("Index"));
+      expect(scan?.["Index Name"]).toMatch(/^webhook_deliveries_/);
+      const read = scan!["Actual Rows"] + (scan!["Rows Removed by Filter"] ?? 0);
+      expect(read * scan!["Actual Loops"]).toBeLessThanOrEqual((LIMIT + 1) * share * 1.2);
+    }
+  });
+
+  it("one endpoint, pending only, one event type: reads at most the endpoint's pending rows", async () => {
+    // Three conditions, two indexes: where few pending rows of the endpoint remain (past a deep cursor), the planner
+    // reads them through the endpoint's pending index as a bitmap and sorts the matches. Bounded by that backlog,
+    // which consumers acknowledge down, never by the table.
+    const [{ pending }] = await db().$queryRaw<[{ pending: number }]>`
+      SELECT count(*)::int AS pending FROM webhook_deliveries
+      WHERE webhook_endpoint_id = ${endpointId} AND acknowledged_at IS NULL`;
+    for (const after of [null, middle]) {
+      const plan = await explain({ endpointId, unacknowledged: true, eventType: "push" }, after);
+      expect(plan.map((node) => node["Node Type"])).not.toContain("Seq Scan");
+      const heap = plan.find((node) => node["Node Type"] === "Index Scan" || node["Node Type"] === "Bitmap Heap Scan");
+      const index = plan.find((node) => node["Index Name"]);
+      expect(index?.["Index Name"]).toMatch(/^webhook_deliveries_/);
+      const read = heap!["Actual Rows"] + (heap!["Rows Removed by Filter"] ?? 0);
+      expect(read * heap!["Actual Loops"]).toBeLessThanOrEqual(pending);
+    }
+  });
+
+  it("a rare type is found through its own index range, however few rows it has", async () => {
+    const plan = await explain({ eventType: "rare.7" }, null);
+    const scan = plan.find((node) => node["Node Type"].startsWith("Index"));
+    expect(scan?.["Index Name"]).toBe("webhook_deliveries_workspace_event_type_idx");
+    expect(scan!["Rows Removed by Filter"] ?? 0).toBe(0);
+  });
+});
+
+describe("the event types received are listed by a skip scan", () => {
+  it.each([
+    ["the workspace", {}],
+    ["one endpoint", { endpointId: "we_planA" }],
+  ])("%s: one index descent per type, no pass over the deliveries", async (_name, filter) => {
+    const [row] = await db().$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
+      Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${deliveryEventTypesQuery({ workspaceId, ...filter })}`,
+    );
+    const plan = nodes(row!["QUERY PLAN"][0].Plan);
+    const types = plan.map((node) => node["Node Type"]);
+    expect(types, JSON.stringify(types)).not.toContain("Seq Scan");
+    expect(types).not.toContain("Sort");
+    const scans = plan.filter((node) => node["Node Type"].startsWith("Index"));
+    expect(scans.map((node) => node["Index Name"])).toEqual(
+      scans.map(() => "webhook_deliveries_workspace_event_type_idx"),
+    );
+    // 200 listed + 1 (there are 1,003 types): each step takes one row, bar the rows of other endpoints passed over.
+    const read = scans.reduce(
+      (sum, node) => sum + (node["Actual Rows"] + (node["Rows Removed by Filter"] ?? 0)) * node["Actual Loops"],
+      0,
+    );
+    expect(read).toBeLessThanOrEqual("endpointId" in filter ? 201 * 10 : 201);
+  });
 });

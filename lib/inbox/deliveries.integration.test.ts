@@ -227,6 +227,7 @@ describe("GET /v1/webhook-endpoints/deliveries: shape", () => {
       signature: null,
       // Compact JSON already: the preview is the body itself.
       preview: jsonBody,
+      eventType: "order.created",
     });
     for (const name of Object.keys(json!.headers)) expect(name).toBe(name.toLowerCase());
     expect(json!.id).toMatch(UUID);

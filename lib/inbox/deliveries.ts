@@ -27,7 +27,7 @@ export type DeliveryResource = z.infer<typeof deliverySchema>;
 
 /** The columns of a delivery resource besides its id and body. */
 const SUMMARY_FIELDS = Prisma.raw(
-  "workspace_id, webhook_endpoint_id, headers, source_ip, created_at, acknowledged_at, content_type, size_bytes, query, signature",
+  "workspace_id, webhook_endpoint_id, headers, source_ip, created_at, acknowledged_at, content_type, size_bytes, query, signature, event_type",
 );
 
 const BASE_COLUMNS = Prisma.sql`id::text, ${SUMMARY_FIELDS}`;
@@ -58,6 +58,7 @@ export interface DeliveryRow {
   size_bytes: number;
   query: string;
   signature: DeliveryResource["signature"];
+  event_type: string | null;
 }
 
 /** The stored body decoded by its Content-Encoding (undefined when the payload was left out). Read time only. */
@@ -94,6 +95,7 @@ export async function toDeliveryResource(
       contentType: row.content_type,
       contentEncoding: row.headers["content-encoding"],
     }),
+    eventType: row.event_type,
   };
 }
 

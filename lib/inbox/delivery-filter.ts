@@ -16,6 +16,8 @@ export interface DeliveryFilter {
   q?: string;
   /** A JSON object (text, checked by the contract) the JSON body contains (jsonb `@>`). */
   payload?: string;
+  /** Only deliveries of this event type (exact). */
+  eventType?: string;
 }
 
 /** The WHERE conditions of a filter over `webhook_deliveries`, the workspace first (every query on tenant data). */
@@ -43,6 +45,9 @@ export function deliveryRangeConditions(workspaceId: string, filter: DeliveryFil
     conditions.push(Prisma.sql`created_at >= ${millisecondCeiling(filter.since)}::timestamptz`);
   if (filter.until !== undefined)
     conditions.push(Prisma.sql`created_at < ${millisecondCeiling(filter.until)}::timestamptz`);
+  // An equality after the workspace on webhook_deliveries_workspace_event_type_idx, whose walk is then in
+  // (created_at, id) order; with `endpointId` as well, one of the two indexes serves and the other is a filter.
+  if (filter.eventType !== undefined) conditions.push(Prisma.sql`event_type = ${filter.eventType}`);
   return conditions;
 }
 
@@ -103,5 +108,6 @@ export function deliveryFilterScope(filter: DeliveryFilter) {
     ...(filter.until !== undefined && { until: millisecondCeiling(filter.until).toISOString() }),
     ...(filter.q !== undefined && { q: scopeDigest(filter.q) }),
     ...(filter.payload !== undefined && { payload: scopeDigest(canonicalPayloadFilter(filter.payload)) }),
+    ...(filter.eventType !== undefined && { eventType: filter.eventType }),
   };
 }

@@ -40,6 +40,7 @@ beforeAll(async () => {
     query: "",
     dedupKey,
     signature: null,
+    eventType: null,
   });
 });
 

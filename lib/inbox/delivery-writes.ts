@@ -21,6 +21,7 @@ export interface DeliveryRowInput {
   dedupKey: string | null;
   /** The signature check as JSON text in UTF-8, or null. */
   signature: Buffer | null;
+  eventType: string | null;
 }
 
 /**
@@ -37,13 +38,14 @@ export type WriteOutcome = { deliveryId: string; duplicate: boolean } | { stale:
 // single-row INSERT). Each row's endpoint is re-checked by a subquery per row (an index lookup), which keeps the order.
 const INSERT = `
   INSERT INTO webhook_deliveries
-    (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, query, size_bytes, dedup_key, signature)
+    (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, query, size_bytes, dedup_key, signature,
+     event_type)
   SELECT r.id::uuid, r.workspace_id, r.endpoint_id, r.raw_body, r.content_type, r.headers, r.source_ip, r.query,
-         octet_length(r.raw_body), r.dedup_key, r.signature
+         octet_length(r.raw_body), r.dedup_key, r.signature, r.event_type
   FROM (SELECT unnest($1::text[]) AS id, unnest($2::text[]) AS workspace_id, unnest($3::text[]) AS endpoint_id,
                unnest($4::text[]) AS endpoint_state, unnest($5::bytea[]) AS raw_body, unnest($6::text[]) AS content_type,
                unnest($7::jsonb[]) AS headers, unnest($8::text[]) AS source_ip, unnest($9::text[]) AS query,
-               unnest($10::text[]) AS dedup_key, unnest($11::jsonb[]) AS signature) AS r
+               unnest($10::text[]) AS dedup_key, unnest($11::jsonb[]) AS signature, unnest($12::text[]) AS event_type) AS r
   WHERE r.endpoint_state = (SELECT ${ENDPOINT_STATE} FROM webhook_endpoints e
                             WHERE e.id = r.endpoint_id AND e.workspace_id = r.workspace_id AND e.enabled)
   ON CONFLICT (webhook_endpoint_id, dedup_key) DO NOTHING`;
@@ -76,6 +78,7 @@ export function deliveryInsert(rows: DeliveryRowInput[]): { text: string; parame
       [textArray(rows.map((row) => row.query))],
       [textArray(rows.map((row) => row.dedupKey))],
       [jsonbArray(rows.map((row) => row.signature))],
+      [textArray(rows.map((row) => row.eventType))],
     ],
   };
 }

@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/errors";
 import { createBatchQueue, type BatchQueue } from "./batch-queue";
 import { dedupKey } from "./dedup-key";
 import { flushDeliveries, type DeliveryRowInput, type WriteOutcome } from "./delivery-writes";
+import { eventTypeOf } from "./event-type";
 import { ingestEndpoint, type IngestEndpoint } from "./ingest-endpoints";
 import { verifySignature, type SignatureResult } from "./signatures";
 
@@ -72,7 +73,7 @@ function checkSignature(endpoint: IngestEndpoint, body: Buffer, headers: Record<
  * disabled endpoints → 404; an invalid signature on an endpoint that rejects them → 401; a retry (a repeated sender
  * message id; on a signed endpoint only among verified deliveries, see `dedupKey`) → the first delivery's id, nothing
  * stored (also under concurrent duplicates, via the unique index). The body is stored as it came, once: the parsed
- * view is made when a delivery is read (lib/inbox/payload.ts).
+ * view is made when a delivery is read (lib/inbox/payload.ts); only its event type is read here, once.
  */
 export async function ingestDelivery(options: IngestDeliveryOptions): Promise<IngestedDelivery> {
   if (!/^we_[0-9A-Za-z]{1,64}$/.test(options.hookId)) throw notFound();
@@ -97,6 +98,8 @@ export async function ingestDelivery(options: IngestDeliveryOptions): Promise<In
       query: options.query,
       dedupKey: dedupKey(headers, body, signature),
       signature: signature ? Buffer.from(JSON.stringify(signature), "utf8") : null,
+      // Read against the settings this check uses: the INSERT stores it only while they are still the endpoint's.
+      eventType: eventTypeOf({ headers, body, contentType, source: endpoint.eventTypeSource }),
     });
     if ("error" in outcome) throw outcome.error;
     if ("deliveryId" in outcome) return outcome;

@@ -1,8 +1,9 @@
 import { dbPool } from "@/lib/db/client";
 import { createBatchQueue, type BatchQueue } from "./batch-queue";
+import { eventTypeSource, type EventTypeSource } from "./event-type";
 import type { SignatureScheme } from "./signatures";
 
-/** What ingest needs of an endpoint: whom it belongs to, and how its deliveries are checked. */
+/** What ingest needs of an endpoint: whom it belongs to, how its deliveries are checked and their type is read. */
 export interface IngestEndpoint {
   id: string;
   workspaceId: string;
@@ -10,16 +11,19 @@ export interface IngestEndpoint {
   signingScheme: SignatureScheme | null;
   signingSecret: string | null;
   rejectInvalidSignatures: boolean;
+  eventTypeSource: EventTypeSource | null;
   /**
    * A digest of the settings a delivery was checked against (`ENDPOINT_STATE`). The INSERT writes a row only while
    * its endpoint is enabled with this very state, so a delivery checked against settings read a moment ago is never
-   * stored after the endpoint was disabled, deleted or given another secret: it is checked again instead.
+   * stored after the endpoint was disabled, deleted or given another secret or event type source: it is checked (and
+   * its type read) again instead.
    */
   state: string;
 }
 
-/** SQL for the digest of an endpoint row's signing settings, the row being called `e`. */
-export const ENDPOINT_STATE = "md5(row(e.signing_scheme::text, e.signing_secret, e.reject_invalid_signatures)::text)";
+/** SQL for the digest of an endpoint row's settings that shape a stored delivery, the row being called `e`. */
+export const ENDPOINT_STATE =
+  "md5(row(e.signing_scheme::text, e.signing_secret, e.reject_invalid_signatures, e.event_type_header, e.event_type_path)::text)";
 
 interface EndpointRow {
   id: string;
@@ -28,13 +32,15 @@ interface EndpointRow {
   signing_scheme: SignatureScheme | null;
   signing_secret: string | null;
   reject_invalid_signatures: boolean;
+  event_type_header: string | null;
+  event_type_path: string | null;
   state: string;
 }
 
 async function readEndpoints(ids: string[]): Promise<(IngestEndpoint | null)[]> {
   const { rows } = await dbPool().query<EndpointRow>(
     `SELECT e.id, e.workspace_id, e.enabled, e.signing_scheme::text AS signing_scheme, e.signing_secret,
-            e.reject_invalid_signatures, ${ENDPOINT_STATE} AS state
+            e.reject_invalid_signatures, e.event_type_header, e.event_type_path, ${ENDPOINT_STATE} AS state
      FROM webhook_endpoints e WHERE e.id = ANY($1::text[])`,
     [[...new Set(ids)]],
   );
@@ -48,6 +54,7 @@ async function readEndpoints(ids: string[]): Promise<(IngestEndpoint | null)[]> 
         signingScheme: row.signing_scheme,
         signingSecret: row.signing_secret,
         rejectInvalidSignatures: row.reject_invalid_signatures,
+        eventTypeSource: eventTypeSource(row.event_type_header, row.event_type_path),
         state: row.state,
       },
     ]),

@@ -759,6 +759,7 @@ describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
           "formFields",
           "contentDecoding",
           "signature",
+          "eventType",
           "sizeBytes",
           "sourceIp",
           "webhookEndpointId",
@@ -784,6 +785,7 @@ describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
         sizeBytes: body.length,
         query: "attempt=1",
         signature: null,
+        eventType: "invoice.paid",
       });
 
       // The typed client (schema-checked) and the listing agree with it.

@@ -106,6 +106,7 @@ describe("POST /v1/webhook-endpoints", () => {
       ingestUrl: `${app.baseUrl}/webhooks/ingest/${endpoint.id}`,
       enabled: true,
       signing: null,
+      eventTypeSource: null,
       pendingCount: 0,
       totalCount: 0,
       createdAt: expect.stringMatching(ISO_MS),

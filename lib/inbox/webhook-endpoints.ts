@@ -6,6 +6,7 @@ import { db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import type { SignatureScheme as StoredScheme } from "@/lib/db/generated/enums";
 import { createId } from "@/lib/ids";
+import { eventTypeSource, type EventTypeSource } from "./event-type";
 import { secretHint } from "./secret-hint";
 import { secretProblem, type SignatureScheme } from "./signatures";
 
@@ -34,6 +35,8 @@ const endpointColumns = {
   signingScheme: true,
   signingSecret: true,
   rejectInvalidSignatures: true,
+  eventTypeHeader: true,
+  eventTypePath: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -47,6 +50,8 @@ type EndpointRow = {
   signingScheme: StoredScheme | null;
   signingSecret: string | null;
   rejectInvalidSignatures: boolean;
+  eventTypeHeader: string | null;
+  eventTypePath: string | null;
   createdAt: Date;
   updatedAt: Date;
 };
@@ -84,6 +89,7 @@ function toResource(
             secretHint: secretHint(row.signingSecret),
           }
         : null,
+    eventTypeSource: eventTypeSource(row.eventTypeHeader, row.eventTypePath),
     pendingCount: counts?.pending ?? 0,
     totalCount: counts?.total ?? 0,
     createdAt: row.createdAt.toISOString(),
@@ -110,6 +116,14 @@ function signingColumns(signing: SigningInput | null) {
   };
 }
 
+/** The two columns of an event type source (the contract has checked it). */
+function eventTypeSourceColumns(source: EventTypeSource | null) {
+  return {
+    eventTypeHeader: source && "header" in source ? source.header : null,
+    eventTypePath: source && "jsonPath" in source ? source.jsonPath : null,
+  };
+}
+
 const notFound = () => new ApiError("not_found", "No such webhook endpoint.");
 
 export async function createWebhookEndpoint(options: {
@@ -117,6 +131,7 @@ export async function createWebhookEndpoint(options: {
   name: string;
   description?: string;
   signing?: SigningInput;
+  eventTypeSource?: EventTypeSource | null;
   baseUrl: string;
 }): Promise<WebhookEndpointResource> {
   // A cap per workspace (each endpoint has its own ingest rate limit); the workspace row lock makes it exact.
@@ -137,6 +152,7 @@ export async function createWebhookEndpoint(options: {
         name: options.name,
         description: options.description ?? null,
         ...signingColumns(options.signing ?? null),
+        ...eventTypeSourceColumns(options.eventTypeSource ?? null),
       },
       select: endpointColumns,
     });
@@ -189,13 +205,25 @@ export async function listWebhookEndpoints(options: {
 export async function updateWebhookEndpoint(options: {
   workspaceId: string;
   endpointId: string;
-  changes: { name?: string; description?: string | null; enabled?: boolean; signing?: SigningInput | null };
+  changes: {
+    name?: string;
+    description?: string | null;
+    enabled?: boolean;
+    signing?: SigningInput | null;
+    eventTypeSource?: EventTypeSource | null;
+  };
   baseUrl: string;
 }): Promise<WebhookEndpointResource> {
-  const { name, description, enabled, signing } = options.changes;
+  const { name, description, enabled, signing, eventTypeSource: source } = options.changes;
   const { count } = await db().webhookEndpoint.updateMany({
     where: { id: options.endpointId, workspaceId: options.workspaceId },
-    data: { name, description, enabled, ...(signing !== undefined && signingColumns(signing)) },
+    data: {
+      name,
+      description,
+      enabled,
+      ...(signing !== undefined && signingColumns(signing)),
+      ...(source !== undefined && eventTypeSourceColumns(source)),
+    },
   });
   if (count === 0) throw notFound();
   return getWebhookEndpoint(options);

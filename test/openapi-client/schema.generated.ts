@@ -543,7 +543,7 @@ export interface paths {
     head?: never;
     /**
      * Update a webhook endpoint
-     * @description Change any of `name`, `description`, `enabled`, `signing`; `signing: null` stops checking signatures. A disabled endpoint answers 404 to senders. An API key needs the `endpoints:admin` scope.
+     * @description Change any of `name`, `description`, `enabled`, `signing`, `eventTypeSource`; `signing: null` stops checking signatures, `eventTypeSource: null` leaves event types to the built-in senders' places (deliveries already stored keep theirs). A disabled endpoint answers 404 to senders. An API key needs the `endpoints:admin` scope.
      */
     patch: operations["updateWebhookEndpoint"];
     trace?: never;
@@ -580,6 +580,26 @@ export interface paths {
      * @description Newest first by default (`order=asc` for oldest first), keyset-paged: following `nextCursor` visits every delivery that existed when the walk began exactly once, however many arrive meanwhile. A page holds at most `limit` deliveries and at most 8 MiB of bodies (their `sizeBytes`; a single larger delivery gets a page of its own) and at most 8 MiB decoded from compressed bodies (`Content-Encoding`, see `contentDecoding`), so a page can hold fewer than `limit` with more to come: stop only when `nextCursor` is null. `withPayload=false` leaves `rawPayload` out (then only `limit` cuts the page); fetch a delivery, or its `/raw` bytes, for its body. `since` (inclusive) and `until` (exclusive) narrow the listing to a window of receipt times; like every filter, they are bound into the cursor. `q` and `payload` match content, which is not indexed: a page filtered by either looks at no more than 10,000 deliveries (after the other filters, in order from the cursor) and 16 MiB of their bodies, and returns the matches among them — fewer than `limit`, or none, while `nextCursor` still continues after the last delivery it looked at. Following `nextCursor` until it is null visits every match exactly once. An API key needs the `inbox:read` scope.
      */
     get: operations["listDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/webhook-endpoints/deliveries/event-types": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the event types received
+     * @description The distinct `eventType` values of the workspace's deliveries (of one endpoint with `endpointId`), in the database's sort order, at most 200: `truncated` says more exist. Read by stepping from one type to the next in the event type index, one lookup per type rather than a pass over the deliveries (with `endpointId`, a step also passes over other endpoints' deliveries of the types in between). An API key needs the `inbox:read` scope.
+     */
+    get: operations["listDeliveryEventTypes"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1138,6 +1158,41 @@ export interface components {
         /** @description The secret's last characters after "…": at most 4, never more than a quarter of the secret. */
         secretHint: string;
       } | null;
+      eventTypeSource: components["schemas"]["EventTypeSource"];
+      pendingCount: number;
+      totalCount: number;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    /** @description Where this endpoint's senders put the event type, tried before the built-in senders' places (which still apply when it is absent from a delivery); null: only those. */
+    EventTypeSource:
+      | (
+          | {
+              header: string;
+            }
+          | {
+              jsonPath: string;
+            }
+        )
+      | null;
+    WebhookEndpointInput: {
+      id: string;
+      workspaceId: string;
+      name: string;
+      description: string | null;
+      /** @description Where senders POST. The id in it is the only secret a sender needs. */
+      ingestUrl: string;
+      enabled: boolean;
+      signing: {
+        /** @enum {string} */
+        scheme: "standard-webhooks" | "stripe" | "github" | "shopify" | "slack";
+        rejectInvalid: boolean;
+        /** @description The secret's last characters after "…": at most 4, never more than a quarter of the secret. */
+        secretHint: string;
+      } | null;
+      eventTypeSource: components["schemas"]["EventTypeSource"];
       pendingCount: number;
       totalCount: number;
       /** Format: date-time */
@@ -1183,6 +1238,11 @@ export interface components {
        * @example {"action":"opened","number":42,"pull_request":{"id":1,"title":"Fix the build"…
        */
       preview: string;
+      /**
+       * @description What happened, as the sender named it (`issues.opened`, `invoice.paid`, `orders/create`), read once at receipt; null when none was found. From the endpoint's `eventTypeSource` if set and present, else the senders' own places: `X-GitHub-Event` with the payload's `action`, `X-Shopify-Topic`, `X-Gitlab-Event`, `ce-type`, Twilio's `CallStatus`/`MessageStatus`/`SmsStatus` (`call.completed`, `message.delivered`), Slack's `event.type` in an `event_callback`, else a top-level string `type`, `event`, `event_type` or `eventType` of a JSON body (or of a form body's `payload` field). Bodies over 256 KiB or sent with a `Content-Encoding` give only header-borne types. Trimmed, at most 200 characters. Deliveries received before event types existed have null.
+       * @example issues.opened
+       */
+      eventType: string | null;
     };
     /** @description A text field, or a file part by name, filename, type and size. */
     FormField:
@@ -1252,6 +1312,11 @@ export interface components {
        * @example {"action":"opened","number":42,"pull_request":{"id":1,"title":"Fix the build"…
        */
       preview: string;
+      /**
+       * @description What happened, as the sender named it (`issues.opened`, `invoice.paid`, `orders/create`), read once at receipt; null when none was found. From the endpoint's `eventTypeSource` if set and present, else the senders' own places: `X-GitHub-Event` with the payload's `action`, `X-Shopify-Topic`, `X-Gitlab-Event`, `ce-type`, Twilio's `CallStatus`/`MessageStatus`/`SmsStatus` (`call.completed`, `message.delivered`), Slack's `event.type` in an `event_callback`, else a top-level string `type`, `event`, `event_type` or `eventType` of a JSON body (or of a form body's `payload` field). Bodies over 256 KiB or sent with a `Content-Encoding` give only header-borne types. Trimmed, at most 200 characters. Deliveries received before event types existed have null.
+       * @example issues.opened
+       */
+      eventType: string | null;
     };
   };
   responses: never;
@@ -5190,7 +5255,7 @@ export interface operations {
             /** @constant */
             success: true;
             data: {
-              endpoints: components["schemas"]["WebhookEndpoint"][];
+              endpoints: components["schemas"]["WebhookEndpointInput"][];
               nextCursor: string | null;
             };
           };
@@ -5315,6 +5380,18 @@ export interface operations {
              */
             rejectInvalid?: boolean;
           };
+          eventTypeSource?: {
+            /**
+             * @description A request header holding the type, e.g. `X-Event-Name` (stored lower-cased).
+             * @example x-event-name
+             */
+            header?: string;
+            /**
+             * @description A dotted path into a JSON body (or a form body's `payload` JSON) to a string: member names joined by `.`, a number indexing an array (`events.0.type`). Names containing `.` cannot be reached.
+             * @example data.object.type
+             */
+            jsonPath?: string;
+          } | null;
         };
       };
     };
@@ -5467,7 +5544,7 @@ export interface operations {
           "application/json": {
             /** @constant */
             success: true;
-            data: components["schemas"]["WebhookEndpoint"];
+            data: components["schemas"]["WebhookEndpointInput"];
           };
         };
       };
@@ -5719,6 +5796,18 @@ export interface operations {
              */
             rejectInvalid?: boolean;
           } | null;
+          eventTypeSource?: {
+            /**
+             * @description A request header holding the type, e.g. `X-Event-Name` (stored lower-cased).
+             * @example x-event-name
+             */
+            header?: string;
+            /**
+             * @description A dotted path into a JSON body (or a form body's `payload` JSON) to a string: member names joined by `.`, a number indexing an array (`events.0.type`). Names containing `.` cannot be reached.
+             * @example data.object.type
+             */
+            jsonPath?: string;
+          } | null;
         };
       };
     };
@@ -5732,7 +5821,7 @@ export interface operations {
           "application/json": {
             /** @constant */
             success: true;
-            data: components["schemas"]["WebhookEndpoint"];
+            data: components["schemas"]["WebhookEndpointInput"];
           };
         };
       };
@@ -5988,6 +6077,8 @@ export interface operations {
         q?: string;
         /** @description A JSON object (URL-encoded): only deliveries whose JSON body contains it, as PostgreSQL's jsonb `@>` decides (`{"data":{"object":{"id":"in_1"}}}` matches a body with that id among other fields; arrays match by containment). Bodies that are not JSON (by `Content-Type`), not UTF-8, or compressed never match. At most 2048 characters. Not indexed: each page looks at a bounded window of deliveries (see the description). */
         payload?: string;
+        /** @description Only deliveries of this `eventType` (exact, case-sensitive; one type). */
+        eventType?: string;
         /** @description Page size, 1–100 (default 50). */
         limit?: number;
         /** @description `nextCursor` of the previous page. Opaque. */
@@ -6015,6 +6106,131 @@ export interface operations {
             data: {
               deliveries: components["schemas"]["Delivery"][];
               nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `not_found`: No such resource in this workspace (for a dashboard session: no such workspace of the user's). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `method_not_allowed`: The path does not accept this method. */
+      405: {
+        headers: {
+          /** @description The methods the path accepts. */
+          Allow: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds until the next window. */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `internal`: Unexpected server error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `service_unavailable`: The service cannot reach its database; retry shortly. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listDeliveryEventTypes: {
+    parameters: {
+      query?: {
+        /** @description Webhook endpoint id (`we_…`). */
+        endpointId?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              eventTypes: string[];
+              /** @description More than 200 types exist; the first are listed. */
+              truncated: boolean;
             };
           };
         };
@@ -6525,6 +6741,11 @@ export interface operations {
              * @example {"type":"invoice.paid"}
              */
             payload?: string;
+            /**
+             * @description Only deliveries of this `eventType` (exact, case-sensitive; one type).
+             * @example issues.opened
+             */
+            eventType?: string;
           };
         };
       };
@@ -6683,6 +6904,8 @@ export interface operations {
         q?: string;
         /** @description A JSON object (URL-encoded): only deliveries whose JSON body contains it, as PostgreSQL's jsonb `@>` decides (`{"data":{"object":{"id":"in_1"}}}` matches a body with that id among other fields; arrays match by containment). Bodies that are not JSON (by `Content-Type`), not UTF-8, or compressed never match. At most 2048 characters. Not indexed: each page looks at a bounded window of deliveries (see the description). */
         payload?: string;
+        /** @description Only deliveries of this `eventType` (exact, case-sensitive; one type). */
+        eventType?: string;
         /** @description `parsed` (default): the parsed view; `base64`: the exact bytes as `rawBody`. */
         body?: "parsed" | "base64";
       };

@@ -108,6 +108,7 @@ let b: WorkspaceB;
 
 const PAYLOAD_MARKER = `a-payload-${tag}`;
 const HEADER_MARKER = `a-header-${tag}`;
+const EVENT_TYPE_MARKER = `a-event-type-${tag}`;
 const SIGNING_SECRET = `a-signing-secret-${randomBytes(12).toString("hex")}`;
 
 function secretPart(key: string): string {
@@ -154,7 +155,13 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
 
   const deliveryIds: string[] = [];
   for (let index = 0; index < 3; index += 1) {
-    deliveryIds.push(await ingest(first.data.id, { marker: PAYLOAD_MARKER, index }, { "x-a-marker": HEADER_MARKER }));
+    deliveryIds.push(
+      await ingest(
+        first.data.id,
+        { marker: PAYLOAD_MARKER, index },
+        { "x-a-marker": HEADER_MARKER, "x-shopify-topic": EVENT_TYPE_MARKER },
+      ),
+    );
   }
   deliveryIds.push(await ingest(second.data.id, { marker: PAYLOAD_MARKER, index: 3 }));
   const acknowledgedDeliveryId = deliveryIds[0]!;
@@ -232,6 +239,7 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
     ...deliveryIds,
     PAYLOAD_MARKER,
     HEADER_MARKER,
+    EVENT_TYPE_MARKER,
     ...ledger.map((row) => row.id),
     ...Object.values(cursors),
     teammate.userId,
@@ -724,11 +732,33 @@ const MATRIX: Record<string, MatrixEntry> = {
         })),
       ),
       {
+        what: "list deliveries of A's event type",
+        method: "GET",
+        path: `/v1/webhook-endpoints/deliveries?eventType=${EVENT_TYPE_MARKER}`,
+        expect: (answer: Answer) => expect(dataOf(answer)).toEqual({ deliveries: [], nextCursor: null }),
+      },
+      {
         what: "list deliveries with A's cursor",
         method: "GET",
         path: `/v1/webhook-endpoints/deliveries?limit=1&cursor=${encodeURIComponent(a.cursors.deliveries)}`,
         expect: expectValidationOf("cursor"),
       },
+    ],
+  },
+  listDeliveryEventTypes: {
+    probes: () => [
+      {
+        what: "list the event types received",
+        method: "GET",
+        path: "/v1/webhook-endpoints/deliveries/event-types",
+        expect: (answer) => expect(dataOf(answer)).toEqual({ eventTypes: [], truncated: false }),
+      },
+      ...a.endpointIds.map((id) => ({
+        what: `list the event types of A's endpoint ${id}`,
+        method: "GET",
+        path: `/v1/webhook-endpoints/deliveries/event-types?endpointId=${id}`,
+        expect: (answer: Answer) => expect(dataOf(answer)).toEqual({ eventTypes: [], truncated: false }),
+      })),
     ],
   },
   getDelivery: {

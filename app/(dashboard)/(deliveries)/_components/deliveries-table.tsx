@@ -59,6 +59,7 @@ export function DeliveriesTable({
             <th scope="col">Status</th>
             <th scope="col">Received</th>
             <th scope="col">Endpoint</th>
+            <th scope="col">Event</th>
             <th scope="col">Payload</th>
             <th scope="col">Source IP</th>
             <th scope="col">Content type</th>
@@ -102,6 +103,9 @@ export function DeliveriesTable({
                 </td>
                 <td data-label="Endpoint" className="truncate" title={endpoint}>
                   {endpoint}
+                </td>
+                <td data-label="Event" className="mono truncate" title={delivery.eventType ?? undefined}>
+                  {delivery.eventType ?? "—"}
                 </td>
                 <td data-label="Payload" className="mono truncate delivery-preview" title={delivery.preview}>
                   {delivery.preview || "—"}

@@ -174,6 +174,8 @@ function DrawerBody({
       <dl className="facts">
         <dt>Endpoint</dt>
         <dd>{endpoint?.name ?? <span className="mono">{delivery.webhookEndpointId}</span>}</dd>
+        <dt>Event</dt>
+        <dd className="mono">{delivery.eventType ?? "—"}</dd>
         <dt>Received</dt>
         <dd>
           {formatExactTime(delivery.createdAt)} (<RelativeTime iso={delivery.createdAt} />)

@@ -12,11 +12,15 @@ import {
   useUpdateEndpoint,
   type WebhookEndpoint,
 } from "../_hooks/use-endpoints";
+import { describeEventTypeSource } from "../_lib/event-type-source";
 import { describeSigning } from "../_lib/signing-schemes";
 import { EditDetailsForm, SigningSettingsForm } from "./endpoint-forms";
+import { EventTypeSourceForm } from "./event-type-source-form";
 import styles from "./endpoints.module.css";
 
-type Panel = "details" | "signing" | null;
+type Panel = "details" | "signing" | "eventTypes" | null;
+
+const PANEL_TITLES = { details: "Name and description", signing: "Signature check", eventTypes: "Event types" };
 
 export function EndpointCard({
   endpoint,
@@ -31,6 +35,7 @@ export function EndpointCard({
   const heading = useRef<HTMLHeadingElement>(null);
   const detailsButton = useRef<HTMLButtonElement>(null);
   const signingButton = useRef<HTMLButtonElement>(null);
+  const eventTypesButton = useRef<HTMLButtonElement>(null);
   const [panel, setPanel] = useState<Panel>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
@@ -53,7 +58,7 @@ export function EndpointCard({
   }
 
   function closePanel(message: string | null) {
-    const opener = panel === "signing" ? signingButton : detailsButton;
+    const opener = { details: detailsButton, signing: signingButton, eventTypes: eventTypesButton }[panel ?? "details"];
     setPanel(null);
     setNotice(message);
     opener.current?.focus();
@@ -125,7 +130,11 @@ export function EndpointCard({
         </div>
         <div className={styles.wide}>
           <dt>Signatures</dt>
-          <dd className={styles.statsSigning}>{describeSigning(endpoint.signing)}</dd>
+          <dd className={styles.statsLine}>{describeSigning(endpoint.signing)}</dd>
+        </div>
+        <div className={styles.wide}>
+          <dt>Event types</dt>
+          <dd className={styles.statsLine}>{describeEventTypeSource(endpoint.eventTypeSource)}</dd>
         </div>
       </dl>
 
@@ -167,6 +176,17 @@ export function EndpointCard({
         >
           Signature settings
         </button>
+        <button
+          ref={eventTypesButton}
+          type="button"
+          className="button button-small"
+          aria-expanded={panel === "eventTypes"}
+          aria-controls={panel === "eventTypes" ? `${id}-panel` : undefined}
+          aria-describedby={`${id}-title`}
+          onClick={() => openPanel("eventTypes")}
+        >
+          Event types
+        </button>
         <span className={styles.spacer} />
         <button
           type="button"
@@ -186,12 +206,10 @@ export function EndpointCard({
 
       {panel ? (
         <section id={`${id}-panel`} className={styles.panel} aria-labelledby={`${id}-panel-title`}>
-          <h3 id={`${id}-panel-title`}>{panel === "details" ? "Name and description" : "Signature check"}</h3>
-          {panel === "details" ? (
-            <EditDetailsForm endpoint={endpoint} onDone={closePanel} />
-          ) : (
-            <SigningSettingsForm endpoint={endpoint} onDone={closePanel} />
-          )}
+          <h3 id={`${id}-panel-title`}>{PANEL_TITLES[panel]}</h3>
+          {panel === "details" ? <EditDetailsForm endpoint={endpoint} onDone={closePanel} /> : null}
+          {panel === "signing" ? <SigningSettingsForm endpoint={endpoint} onDone={closePanel} /> : null}
+          {panel === "eventTypes" ? <EventTypeSourceForm endpoint={endpoint} onDone={closePanel} /> : null}
         </section>
       ) : null}
 

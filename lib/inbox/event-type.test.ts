@@ -1,0 +1,158 @@
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { EVENT_TYPE_BODY_LIMIT } from "@/lib/contracts/webhooks";
+import { SENDER_REQUESTS } from "@/test/webhook-senders";
+import { eventTypeOf, type EventTypeInput } from "./event-type";
+
+const JSON_TYPE = "application/json";
+
+function typeOf(
+  body: string | Buffer,
+  headers: Record<string, string> = { "content-type": JSON_TYPE },
+  source: EventTypeInput["source"] = null,
+) {
+  return eventTypeOf({
+    headers,
+    body: typeof body === "string" ? Buffer.from(body, "utf8") : body,
+    contentType: headers["content-type"] ?? null,
+    source,
+  });
+}
+
+describe("eventTypeOf: well-known senders", () => {
+  it.each(SENDER_REQUESTS.map((request) => [request.name, request] as const))("%s", (_name, request) => {
+    expect(typeOf(request.body, request.headers)).toBe(request.eventType);
+  });
+});
+
+describe("eventTypeOf: the endpoint's own source", () => {
+  const stripe = SENDER_REQUESTS.find((request) => request.name === "Stripe invoice.paid")!;
+
+  it("reads a header, before any built-in place", () => {
+    const headers = { ...stripe.headers, "x-event-name": "  billing.invoice  " };
+    expect(typeOf(stripe.body, headers, { header: "x-event-name" })).toBe("billing.invoice");
+  });
+
+  it("reads a dotted JSON path, nested objects and array indexes", () => {
+    expect(typeOf(stripe.body, stripe.headers, { jsonPath: "data.object.object" })).toBe("invoice");
+    expect(typeOf(stripe.body, stripe.headers, { jsonPath: "data.object.lines.data.0.type" })).toBe("subscription");
+    expect(typeOf('{"events":[{"kind":"a"},{"kind":"b"}]}', undefined, { jsonPath: "events.1.kind" })).toBe("b");
+    // A digit segment names a member of an object.
+    expect(typeOf('{"0":{"kind":"zero"}}', undefined, { jsonPath: "0.kind" })).toBe("zero");
+  });
+
+  it("reads a path in a form body's payload JSON", () => {
+    const slack = SENDER_REQUESTS.find((request) => request.name.startsWith("Slack block actions"))!;
+    expect(typeOf(slack.body, slack.headers, { jsonPath: "actions.0.action_id" })).toBe("approve");
+  });
+
+  it("falls back to the built-in places when the source gives no string", () => {
+    expect(typeOf(stripe.body, stripe.headers, { header: "x-event-name" })).toBe("invoice.paid");
+    expect(typeOf(stripe.body, stripe.headers, { jsonPath: "data.missing.type" })).toBe("invoice.paid");
+    expect(typeOf(stripe.body, stripe.headers, { jsonPath: "created" })).toBe("invoice.paid"); // a number
+    expect(typeOf(stripe.body, stripe.headers, { jsonPath: "data.object.lines.data.7.type" })).toBe("invoice.paid");
+    expect(typeOf(stripe.body, stripe.headers, { jsonPath: "type.0" })).toBe("invoice.paid"); // into a string
+    expect(typeOf('{"kind":""}', undefined, { jsonPath: "kind" })).toBeNull();
+  });
+});
+
+describe("eventTypeOf: what it reads and what it leaves", () => {
+  it("prefers headers over the body, and a top-level `type` over `event`, `event_type`, `eventType`", () => {
+    expect(typeOf('{"type":"body"}', { "content-type": JSON_TYPE, "x-shopify-topic": "carts/update" })).toBe(
+      "carts/update",
+    );
+    expect(typeOf('{"eventType":"d","event_type":"c","event":"b","type":"a"}')).toBe("a");
+    expect(typeOf('{"eventType":"d","event_type":"c","event":"b"}')).toBe("b");
+    expect(typeOf('{"eventType":"d","event_type":"c"}')).toBe("c");
+    expect(typeOf('{"eventType":"d"}')).toBe("d");
+    expect(typeOf('{"kind":"none of them","data":{"type":"nested"}}')).toBeNull();
+  });
+
+  it("reads bodies only with a JSON or form content type", () => {
+    expect(typeOf('{"type":"x"}', { "content-type": "text/plain" })).toBeNull();
+    expect(typeOf('{"type":"x"}', {})).toBeNull();
+    expect(typeOf("type=x", { "content-type": "application/x-www-form-urlencoded" })).toBeNull();
+    expect(typeOf('{"type":"x"}', { "content-type": "application/vnd.api+json; charset=utf-8" })).toBe("x");
+  });
+
+  it("does not decode compressed bodies: header-borne types only", () => {
+    const gzip = gzipSync('{"action":"opened","type":"x"}');
+    expect(typeOf(gzip, { "content-type": JSON_TYPE, "content-encoding": "gzip" })).toBeNull();
+    expect(typeOf(gzip, { "content-type": JSON_TYPE, "content-encoding": "gzip", "x-github-event": "issues" })).toBe(
+      "issues",
+    );
+    expect(typeOf('{"type":"x"}', { "content-type": JSON_TYPE, "content-encoding": "identity" })).toBe("x");
+  });
+
+  it(`reads bodies of at most ${EVENT_TYPE_BODY_LIMIT} bytes`, () => {
+    const empty = '{"action":"opened","type":"big","pad":""}';
+    const padded = (bytes: number) => empty.replace('""', `"${"a".repeat(bytes - empty.length)}"`);
+    expect(Buffer.byteLength(padded(EVENT_TYPE_BODY_LIMIT))).toBe(EVENT_TYPE_BODY_LIMIT);
+    expect(typeOf(padded(EVENT_TYPE_BODY_LIMIT))).toBe("big");
+    expect(typeOf(padded(EVENT_TYPE_BODY_LIMIT + 1))).toBeNull();
+    expect(typeOf(padded(10 * 1_048_576))).toBeNull();
+    expect(typeOf(padded(10 * 1_048_576), { "content-type": JSON_TYPE, "x-github-event": "issues" })).toBe("issues");
+  });
+
+  it("trims, cuts at 200 characters and replaces control characters", () => {
+    expect(typeOf(`{"type":"  ${"é".repeat(300)}  "}`)).toBe("é".repeat(200));
+    expect(typeOf('{"type":"a\\u0000b\\nc"}')).toBe("a\uFFFDb\uFFFDc");
+    expect(typeOf(`{"type":"${"x".repeat(199)}😀"}`)).toBe(`${"x".repeat(199)}\uFFFD`); // a pair cut in half
+    expect(typeOf('{"type":"   "}')).toBeNull();
+    expect(typeOf('{"type":"a\\"b\\\\"}')).toBe('a"b\\');
+    expect(typeOf('{"\\u0074ype":"escaped key"}')).toBe("escaped key");
+  });
+
+  it("keeps header values as received: repeated headers arrive joined", () => {
+    expect(typeOf("{}", { "content-type": JSON_TYPE, "x-shopify-topic": "orders/create, orders/paid" })).toBe(
+      "orders/create, orders/paid",
+    );
+    expect(typeOf("{}", { "content-type": JSON_TYPE, "x-custom": "a, b" }, { header: "x-custom" })).toBe("a, b");
+  });
+});
+
+describe("eventTypeOf: hostile input is no type, never an exception", () => {
+  it.each([
+    ["not JSON", "not json"],
+    ["a truncated member", '{"type":'],
+    ["a missing colon", '{"type" "x"}'],
+    ["an unclosed string", '{"type":"x'],
+    ["a bad scalar", '{"a":tru,"type":"x"}'],
+    ["a bad escape", '{"type":"\\x"}'],
+    ["an unbalanced value before the type", '{"a":[1,2,"type":"x"}'],
+    ["an array at the top", '[{"type":"x"}]'],
+    ["a string at the top", '"x"'],
+    ["empty", ""],
+    ["a non-string type", '{"type":5}'],
+    ["an object type", '{"type":{"name":"x"}}'],
+    ["a null type", '{"type":null}'],
+    ["event_callback without an event", '{"type":"event_callback","event":"x"}'],
+  ])("%s", (name, body) => {
+    const expected = name === "event_callback without an event" ? "event_callback" : null;
+    expect(typeOf(body)).toBe(expected);
+  });
+
+  it("takes the next place when `type` is not a string", () => {
+    expect(typeOf('{"type":5,"event":"order.paid"}')).toBe("order.paid");
+  });
+
+  it("reads invalid UTF-8 with replacement characters, and binary bodies as no type", () => {
+    const body = Buffer.concat([Buffer.from('{"type":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('b"}')]);
+    expect(typeOf(body)).toBe("a\uFFFD\uFFFDb");
+    expect(typeOf(Buffer.from([0x00, 0xff, 0x7b, 0x22, 0x80]))).toBeNull();
+  });
+
+  it("steps over deep nesting without recursion", () => {
+    const deep = 100_000; // 200 KB, within the limit
+    expect(typeOf(`{"a":${"[".repeat(deep)}${"]".repeat(deep)},"type":"deep"}`)).toBe("deep");
+    expect(typeOf("[".repeat(EVENT_TYPE_BODY_LIMIT))).toBeNull();
+    expect(typeOf(`{"a":${"{".repeat(100_000)}`)).toBeNull();
+    expect(
+      typeOf(`{"a":${"[".repeat(100_000)}`, undefined, { jsonPath: "a.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0" }),
+    ).toBeNull();
+  });
+
+  it("reads a UTF-8 byte order mark and surrounding whitespace", () => {
+    expect(typeOf('\uFEFF  {"type":"bom"}\n')).toBe("bom");
+  });
+});
