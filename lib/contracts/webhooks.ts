@@ -536,7 +536,13 @@ export const idsAcknowledgementSchema = z.object({
 /** The answer to acknowledging by `filter`. */
 export const filterAcknowledgementSchema = z.object({
   acknowledgedCount: z.number().int().meta({ description: "Deliveries this call acknowledged." }),
-  hasMore: z.boolean().meta({ description: "More matching deliveries were pending beyond the bound." }),
+  hasMore: z
+    .boolean()
+    .meta({ description: "More pending deliveries may match beyond this call's bound: call again with `nextCursor`." }),
+  nextCursor: z
+    .string()
+    .nullable()
+    .meta({ description: "Where the next call goes on (send it as `cursor` with the same `filter`); null when done." }),
 });
 
 export const acknowledgeDeliveriesContract = defineContract({
@@ -546,16 +552,24 @@ export const acknowledgeDeliveriesContract = defineContract({
   path: "/v1/webhook-endpoints/deliveries/ack",
   tag: "Webhooks",
   summary: "Acknowledge many deliveries at once",
-  description: `Send exactly one of \`ids\` or \`filter\`; either way one atomic statement. With \`ids\` (1–100): each id lands in exactly one of the three lists; unknown ids and other workspaces' ids are \`notFound\`. With \`filter\`: the oldest ${ACK_BY_FILTER_LIMIT.toLocaleString("en")} pending deliveries that match are acknowledged, answering \`{ acknowledgedCount, hasMore }\`; \`hasMore\` is true when more matching deliveries were pending beyond the bound: call again until it is false (add \`until\` to stop at deliveries that keep arriving). A delivery acknowledged meanwhile by another call keeps its first \`acknowledgedAt\` and is not counted.`,
+  description: `Send exactly one of \`ids\` or \`filter\`; either way one atomic statement. With \`ids\` (1–100): each id lands in exactly one of the three lists; unknown ids and other workspaces' ids are \`notFound\`. With \`filter\`: the oldest ${ACK_BY_FILTER_LIMIT.toLocaleString("en")} pending deliveries that match are acknowledged, answering \`{ acknowledgedCount, hasMore, nextCursor }\`; while \`hasMore\` is true, call again with the same \`filter\` and \`cursor: nextCursor\` (add \`until\` to stop at deliveries that keep arriving). A filter on content (\`q\`, \`payload\`) is not indexed: like a listing page, each call looks at a window of at most ${DELIVERY_SCAN_ROWS.toLocaleString("en")} pending deliveries and ${DELIVERY_SCAN_BYTES / 1_048_576} MiB of their bodies, so a call can acknowledge none and still have \`hasMore\`. A delivery acknowledged meanwhile by another call keeps its first \`acknowledgedAt\` and is not counted.`,
   auth: "workspace",
   body: z
-    .strictObject({ ids: bulkAckIds.optional(), filter: bulkAckFilter.optional() })
+    .strictObject({
+      ids: bulkAckIds.optional(),
+      filter: bulkAckFilter.optional(),
+      cursor: cursor.meta({
+        description: "With `filter`: the `nextCursor` of the previous call, bound to the same filter. Opaque.",
+      }),
+    })
     .superRefine((body, context) => {
       // Neither: named as `ids` was before `filter` existed, so callers of the ids form see the same detail.
       if (body.ids === undefined && body.filter === undefined)
         context.addIssue({ code: "custom", path: ["ids"], message: "send `ids` (1 to 100) or `filter`" });
       if (body.ids !== undefined && body.filter !== undefined)
         context.addIssue({ code: "custom", path: [], message: "send either `ids` or `filter`, not both" });
+      if (body.cursor !== undefined && body.filter === undefined)
+        context.addIssue({ code: "custom", path: ["cursor"], message: "goes with `filter` only" });
     }),
   // Two shapes with no field in common: a client tells them apart by key, and no field has two types.
   response: envelope(z.union([idsAcknowledgementSchema, filterAcknowledgementSchema])),

@@ -87,7 +87,7 @@ async function rows(workspaceId: string): Promise<Row[]> {
 }
 
 async function ackByFilter(key: string, filter: unknown) {
-  return dataOf<{ acknowledgedCount: number; hasMore: boolean }>(
+  return dataOf<{ acknowledgedCount: number; hasMore: boolean; nextCursor: string | null }>(
     await requestApi(app.baseUrl, key, "POST", ACK, { filter }),
   );
 }
@@ -120,7 +120,7 @@ describe("acknowledging by filter", () => {
 
     const answer = await ackByFilter(tenant.key, makeFilter(tenant));
 
-    expect(answer).toEqual({ acknowledgedCount: expected.length, hasMore: false });
+    expect(answer).toEqual({ acknowledgedCount: expected.length, hasMore: false, nextCursor: null });
     const after = await rows(tenant.workspaceId);
     const newlyAcknowledged = after.filter((row, n) => row.acknowledgedAt !== before[n]!.acknowledgedAt);
     expect(newlyAcknowledged.map((row) => row.id)).toEqual(expected);
@@ -138,20 +138,25 @@ describe("acknowledging by filter", () => {
     expect(await ackByFilter(tenant.key, { endpointId: other.endpointA })).toEqual({
       acknowledgedCount: 0,
       hasMore: false,
+      nextCursor: null,
     });
-    expect(await ackByFilter(tenant.key, {})).toEqual({ acknowledgedCount: 0, hasMore: false });
+    expect(await ackByFilter(tenant.key, {})).toEqual({ acknowledgedCount: 0, hasMore: false, nextCursor: null });
     expect((await rows(other.workspaceId)).every((row) => row.acknowledgedAt === null)).toBe(true);
   });
 
   it(`acknowledges the oldest ${ACK_BY_FILTER_LIMIT.toLocaleString("en")} per call and says when more are pending`, async () => {
     const tenant = await newTenant();
     await seed(tenant, ACK_BY_FILTER_LIMIT + 1);
-    expect(await ackByFilter(tenant.key, {})).toEqual({ acknowledgedCount: ACK_BY_FILTER_LIMIT, hasMore: true });
+    expect(await ackByFilter(tenant.key, {})).toEqual({
+      acknowledgedCount: ACK_BY_FILTER_LIMIT,
+      hasMore: true,
+      nextCursor: expect.any(String),
+    });
     const pending = (await rows(tenant.workspaceId)).filter((row) => row.acknowledgedAt === null);
     // The newest is the one left.
     expect(pending.map((row) => row.createdAt)).toEqual([at(ACK_BY_FILTER_LIMIT * 1000)]);
-    expect(await ackByFilter(tenant.key, {})).toEqual({ acknowledgedCount: 1, hasMore: false });
-    expect(await ackByFilter(tenant.key, {})).toEqual({ acknowledgedCount: 0, hasMore: false });
+    expect(await ackByFilter(tenant.key, {})).toEqual({ acknowledgedCount: 1, hasMore: false, nextCursor: null });
+    expect(await ackByFilter(tenant.key, {})).toEqual({ acknowledgedCount: 0, hasMore: false, nextCursor: null });
   }, 30_000);
 
   it("says hasMore only when more than the bound match (the bound itself is no more)", async () => {
@@ -161,11 +166,13 @@ describe("acknowledging by filter", () => {
     expect(await acknowledgeFilteredDeliveries({ workspaceId: tenant.workspaceId, filter, limit: 3 })).toEqual({
       acknowledgedCount: 3,
       hasMore: false,
+      nextCursor: null,
     });
     await seed(tenant, 5, { offsetMs: 60_000 });
     expect(await acknowledgeFilteredDeliveries({ workspaceId: tenant.workspaceId, filter, limit: 3 })).toEqual({
       acknowledgedCount: 3,
       hasMore: true,
+      nextCursor: expect.any(String),
     });
     const left = (await rows(tenant.workspaceId)).filter((row) => row.acknowledgedAt === null);
     expect(left.map((row) => row.createdAt)).toEqual([at(63_000), at(64_000)]);
@@ -204,12 +211,83 @@ describe("acknowledging by filter", () => {
       ["since without a zone", { filter: { since: "2026-03-01T12:00:00" } }, ["filter.since"]],
       ["since after until", { filter: { since: at(2_000), until: at(1_000) } }, ["filter.since"]],
       ["an empty endpointId", { filter: { endpointId: "" } }, ["filter.endpointId"]],
+      ["a cursor without a filter", { ids: [randomUUID()], cursor: "abc" }, ["cursor"]],
+      ["a cursor that is not one", { filter: {}, cursor: "not-a-cursor" }, ["cursor"]],
     ])("refuses %s with 400 and acknowledges nothing", async (_case, body, paths) => {
       const answer = await requestApi(app.baseUrl, tenant.key, "POST", ACK, body);
       expectError(answer, 400, "validation_error");
       expect(detailPaths(answer.json)).toEqual(paths);
       expect((await rows(tenant.workspaceId)).every((row) => row.acknowledgedAt === null)).toBe(true);
     });
+  });
+});
+
+describe("acknowledging by a filter on content", () => {
+  /** Calls until done, as a client does; the answers in order. */
+  async function ackAll(options: Parameters<typeof acknowledgeFilteredDeliveries>[0]) {
+    const answers = [];
+    let cursor: string | undefined;
+    do {
+      const answer = await acknowledgeFilteredDeliveries({ ...options, cursor });
+      answers.push(answer);
+      expect(answer.hasMore).toBe(answer.nextCursor !== null);
+      cursor = answer.nextCursor ?? undefined;
+    } while (cursor && answers.length < 100);
+    return answers;
+  }
+
+  it.each<[string, Record<string, string>, (n: number) => boolean]>([
+    // Bodies are {"n":N}: `"n":1` is in n = 1 and 10–19.
+    ["q", { q: '"N":1' }, (n) => n === 1 || (n >= 10 && n <= 19)],
+    ["payload", { payload: '{"n":7}' }, (n) => n === 7],
+    ["q with since", { q: '"n":2', since: at(21_000) }, (n) => n >= 21 && n <= 29],
+  ])(
+    "%s: window after window, every pending match once and nothing else, however small the window and the bound",
+    async (_case, filter, selects) => {
+      const tenant = await newTenant();
+      await seed(tenant, 30, { acknowledgedEvery: 4 });
+      const before = await rows(tenant.workspaceId);
+      const expected = before.filter((row, n) => selects(n) && row.acknowledgedAt === null).map((row) => row.id);
+
+      const answers = await ackAll({ workspaceId: tenant.workspaceId, filter, limit: 2, scanRows: 4 });
+
+      expect(answers.reduce((sum, answer) => sum + answer.acknowledgedCount, 0)).toBe(expected.length);
+      // At most 2 per call; windows of 4 rows make calls that acknowledge nothing and still go on.
+      expect(answers.length).toBeGreaterThanOrEqual(Math.ceil(expected.length / 2));
+      expect(answers.at(-1)!.nextCursor).toBeNull();
+      const after = await rows(tenant.workspaceId);
+      const newly = after.filter((row, n) => row.acknowledgedAt !== before[n]!.acknowledgedAt).map((row) => row.id);
+      expect(newly.sort()).toEqual([...expected].sort());
+    },
+  );
+
+  it("stops a window at its byte bound, the first delivery always looked at", async () => {
+    const tenant = await newTenant();
+    await seed(tenant, 6);
+    // Each body is 7 bytes: a 10-byte window holds one delivery.
+    const answers = await ackAll({ workspaceId: tenant.workspaceId, filter: { q: '"n":' }, limit: 10, scanBytes: 10 });
+    expect(answers.map((answer) => answer.acknowledgedCount)).toEqual([1, 1, 1, 1, 1, 1]);
+  });
+
+  it("takes a cursor only for the filter it came from, over HTTP", async () => {
+    const tenant = await newTenant();
+    await seed(tenant, 3);
+    const first = await acknowledgeFilteredDeliveries({
+      workspaceId: tenant.workspaceId,
+      filter: { q: '"n":' },
+      limit: 1,
+    });
+    expect(first).toEqual({ acknowledgedCount: 1, hasMore: true, nextCursor: expect.any(String) });
+    const other = await requestApi(app.baseUrl, tenant.key, "POST", ACK, {
+      filter: { q: '"n":1' },
+      cursor: first.nextCursor,
+    });
+    expectError(other, 400, "validation_error");
+    const same = await requestApi(app.baseUrl, tenant.key, "POST", ACK, {
+      filter: { q: '"n":' },
+      cursor: first.nextCursor,
+    });
+    expect(dataOf(same)).toEqual({ acknowledgedCount: 2, hasMore: false, nextCursor: null });
   });
 });
 
@@ -225,7 +303,7 @@ describe("acknowledging by filter while others acknowledge the same deliveries",
 
   /** Which statement made a transition, from the text of the query that ran it (lib/inbox/acknowledge-*.ts). */
   function statementKind(query: string): "filter" | "ids" | "single" {
-    if (query.includes("oldest AS")) return "filter";
+    if (query.includes("chosen AS")) return "filter";
     if (query.includes("requested AS")) return "ids";
     return "single";
   }
@@ -257,7 +335,7 @@ describe("acknowledging by filter while others acknowledge the same deliveries",
         const filters = [{}, { endpointId: tenant.endpointA }, { since: mid }, { until: mid }];
         const idBodies = Array.from({ length: 8 }, () => shuffled(ids).slice(0, 100));
         const singles = shuffled(ids).slice(0, 120);
-        const filterCalls: Promise<{ acknowledgedCount: number; hasMore: boolean }>[] = [];
+        const filterCalls: Promise<{ acknowledgedCount: number; hasMore: boolean; nextCursor: string | null }>[] = [];
         const idCalls: Promise<{ acknowledged: string[] }>[] = [];
         const singleCalls: Promise<unknown>[] = [];
         for (let index = 0; index < singles.length; index += 1) {

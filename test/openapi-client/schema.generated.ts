@@ -679,7 +679,7 @@ export interface paths {
     put?: never;
     /**
      * Acknowledge many deliveries at once
-     * @description Send exactly one of `ids` or `filter`; either way one atomic statement. With `ids` (1–100): each id lands in exactly one of the three lists; unknown ids and other workspaces' ids are `notFound`. With `filter`: the oldest 1,000 pending deliveries that match are acknowledged, answering `{ acknowledgedCount, hasMore }`; `hasMore` is true when more matching deliveries were pending beyond the bound: call again until it is false (add `until` to stop at deliveries that keep arriving). A delivery acknowledged meanwhile by another call keeps its first `acknowledgedAt` and is not counted. An API key needs the `inbox:ack` scope.
+     * @description Send exactly one of `ids` or `filter`; either way one atomic statement. With `ids` (1–100): each id lands in exactly one of the three lists; unknown ids and other workspaces' ids are `notFound`. With `filter`: the oldest 1,000 pending deliveries that match are acknowledged, answering `{ acknowledgedCount, hasMore, nextCursor }`; while `hasMore` is true, call again with the same `filter` and `cursor: nextCursor` (add `until` to stop at deliveries that keep arriving). A filter on content (`q`, `payload`) is not indexed: like a listing page, each call looks at a window of at most 10,000 pending deliveries and 16 MiB of their bodies, so a call can acknowledge none and still have `hasMore`. A delivery acknowledged meanwhile by another call keeps its first `acknowledgedAt` and is not counted. An API key needs the `inbox:ack` scope.
      */
     post: operations["acknowledgeDeliveries"];
     delete?: never;
@@ -6747,6 +6747,8 @@ export interface operations {
              */
             eventType?: string;
           };
+          /** @description With `filter`: the `nextCursor` of the previous call, bound to the same filter. Opaque. */
+          cursor?: string;
         };
       };
     };
@@ -6769,8 +6771,10 @@ export interface operations {
               | {
                   /** @description Deliveries this call acknowledged. */
                   acknowledgedCount: number;
-                  /** @description More matching deliveries were pending beyond the bound. */
+                  /** @description More pending deliveries may match beyond this call's bound: call again with `nextCursor`. */
                   hasMore: boolean;
+                  /** @description Where the next call goes on (send it as `cursor` with the same `filter`); null when done. */
+                  nextCursor: string | null;
                 };
           };
         };

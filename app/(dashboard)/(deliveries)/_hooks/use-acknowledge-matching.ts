@@ -26,14 +26,18 @@ export function useAcknowledgeMatching() {
       // The list's own `until`, when the filter bar sets one, is kept if it is earlier than the click.
       const until = earlier((filters as { until?: string }).until, new Date().toISOString());
       let total = 0;
-      for (let more = true; more;) {
+      let cursor: string | undefined;
+      do {
         const answer = filterAcknowledgementSchema.parse(
-          (await dashboardClient().call(acknowledgeDeliveriesContract, { body: { filter: { ...filters, until } } }))
-            .data,
+          (
+            await dashboardClient().call(acknowledgeDeliveriesContract, {
+              body: { filter: { ...filters, until }, cursor },
+            })
+          ).data,
         );
         total += answer.acknowledgedCount;
-        more = answer.hasMore;
-      }
+        cursor = answer.nextCursor ?? undefined;
+      } while (cursor);
       return total;
     },
     // Rows on screen may have changed anywhere in the list: reload what is shown, and the pending counts.

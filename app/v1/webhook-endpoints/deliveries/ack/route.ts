@@ -8,6 +8,6 @@ import { acknowledgeFilteredDeliveries } from "@/lib/inbox/acknowledge-filtered-
 export const POST = route(acknowledgeDeliveriesContract, async ({ auth, body }) => ({
   success: true as const,
   data: body.filter
-    ? await acknowledgeFilteredDeliveries({ workspaceId: auth.workspace.id, filter: body.filter })
+    ? await acknowledgeFilteredDeliveries({ workspaceId: auth.workspace.id, filter: body.filter, cursor: body.cursor })
     : await acknowledgeDeliveries({ workspaceId: auth.workspace.id, ids: body.ids! }),
 }));
