@@ -17,6 +17,7 @@ import { disconnectDb } from "@/lib/db/client";
 import { openDatabaseServer } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { keepHeaderBytes } from "@/lib/api/header-bytes";
+import { endAfterRequestBody } from "@/lib/api/request-drain";
 import { handleIngestRequest, matchIngestPath } from "@/lib/api/ingest-http";
 import { passIngestToNext, routeHandlerServes } from "@/lib/api/ingest-route";
 import { stampSourceIp } from "@/lib/auth/sign-in-source";
@@ -146,6 +147,8 @@ async function main(): Promise<void> {
         dropUnparsableCallbackCookies(request);
         // A delivery's /raw answers with the Content-Type bytes as received: lib/api/header-bytes.ts.
         keepHeaderBytes(request, response);
+        // A body the route never reads is read before the connection closes: lib/api/request-drain.ts.
+        endAfterRequestBody(request, response);
         void handle(request, response);
       }
     });

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { env } from "@/lib/env";
 import { MAX_DELIVERY_BYTES } from "@/lib/inbox/payload";
 import { resolveSourceIp, trustedProxies } from "@/lib/inbox/source-ip";
-import { DRAIN_MAX_BYTES, DRAIN_MAX_MS, ingestBody } from "./ingest-body";
+import { ingestBody } from "./ingest-body";
+import { drainRequest } from "./request-drain";
 import { acknowledgement, ingestRequest, type IngestTarget } from "./ingest-request";
 
 const INGEST_PATH = /^\/webhooks\/ingest\/([^/?#]+)\/?(?:\?(.*))?$/;
@@ -37,24 +38,7 @@ export function receivedHeaders(rawHeaders: string[]): Record<string, string> {
 /** Sends the whole answer now; ends the response only once the request is fully read (or cut past the bounds). */
 function answerAfterDraining(request: IncomingMessage, response: ServerResponse, body: Buffer): void {
   response.write(body);
-  let drained = 0;
-  let finished = false;
-  const finish = (cut: boolean) => {
-    if (finished) return;
-    finished = true;
-    clearTimeout(timer);
-    if (cut) request.destroy();
-    else response.end();
-  };
-  const timer = setTimeout(() => finish(true), DRAIN_MAX_MS);
-  timer.unref();
-  request.on("data", (chunk: Buffer) => {
-    drained += chunk.length;
-    if (drained > DRAIN_MAX_BYTES) finish(true);
-  });
-  request.once("end", () => finish(false));
-  request.once("close", () => finish(false));
-  request.resume();
+  drainRequest(request, (cut) => (cut ? request.destroy() : response.end()));
 }
 
 async function send(

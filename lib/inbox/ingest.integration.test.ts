@@ -760,6 +760,7 @@ describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
           "contentDecoding",
           "signature",
           "eventType",
+          "preview",
           "sizeBytes",
           "sourceIp",
           "webhookEndpointId",
@@ -786,6 +787,7 @@ describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
         query: "attempt=1",
         signature: null,
         eventType: "invoice.paid",
+        preview: body,
       });
 
       // The typed client (schema-checked) and the listing agree with it.

@@ -799,7 +799,68 @@ const MATRIX: Record<string, MatrixEntry> = {
         expect: (answer) =>
           expect(dataOf(answer)).toEqual({ acknowledged: [], alreadyAcknowledged: [], notFound: a.deliveryIds }),
       },
+      ...a.endpointIds.map((id) => ({
+        what: `acknowledge everything pending on A's endpoint ${id}`,
+        method: "POST",
+        path: "/v1/webhook-endpoints/deliveries/ack",
+        body: { filter: { endpointId: id } },
+        expect: (answer: Answer) =>
+          expect(dataOf(answer)).toEqual({ acknowledgedCount: 0, hasMore: false, nextCursor: null }),
+      })),
+      {
+        what: "acknowledge everything pending that holds A's payload marker",
+        method: "POST",
+        path: "/v1/webhook-endpoints/deliveries/ack",
+        body: { filter: { q: PAYLOAD_MARKER } },
+        expect: (answer: Answer) =>
+          expect(dataOf(answer)).toEqual({ acknowledgedCount: 0, hasMore: false, nextCursor: null }),
+      },
     ],
+  },
+  exportDeliveries: {
+    probes: () => {
+      const lines = (answer: Answer) =>
+        answer.text
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line) as { type?: string; count?: number; workspaceId?: string });
+      const exportsNothing = (answer: Answer) => {
+        expect(answer.status).toBe(200);
+        expect(lines(answer)).toEqual([{ type: "end", count: 0 }]);
+      };
+      return [
+        {
+          what: "export the workspace's deliveries",
+          method: "GET",
+          path: "/v1/webhook-endpoints/deliveries/export?body=base64",
+          expect: (answer: Answer) => {
+            expect(answer.status).toBe(200);
+            const exported = lines(answer);
+            expect(exported.at(-1)).toEqual({ type: "end", count: exported.length - 1 });
+            expect(exported.length).toBeGreaterThan(1);
+            for (const line of exported.slice(0, -1)) expect(line.workspaceId).toBe(b.workspaceId);
+          },
+        },
+        ...a.endpointIds.map((id) => ({
+          what: `export the deliveries of A's endpoint ${id}`,
+          method: "GET",
+          path: `/v1/webhook-endpoints/deliveries/export?endpointId=${id}`,
+          expect: exportsNothing,
+        })),
+        {
+          what: "export the deliveries holding A's payload marker",
+          method: "GET",
+          path: `/v1/webhook-endpoints/deliveries/export?q=${PAYLOAD_MARKER}`,
+          expect: exportsNothing,
+        },
+        {
+          what: "export the deliveries of A's event type",
+          method: "GET",
+          path: `/v1/webhook-endpoints/deliveries/export?eventType=${EVENT_TYPE_MARKER}`,
+          expect: exportsNothing,
+        },
+      ];
+    },
   },
   streamDeliveryEvents: {
     probes: () => [
