@@ -1,4 +1,6 @@
 import { gzipSync } from "node:zlib";
+import examples from "@octokit/webhooks-examples";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EVENT_TYPE_BODY_LIMIT } from "@/lib/contracts/webhooks";
 import { SENDER_REQUESTS } from "@/test/webhook-senders";
@@ -22,6 +24,30 @@ function typeOf(
 describe("eventTypeOf: well-known senders", () => {
   it.each(SENDER_REQUESTS.map((request) => [request.name, request] as const))("%s", (_name, request) => {
     expect(typeOf(request.body, request.headers)).toBe(request.eventType);
+  });
+});
+
+describe("eventTypeOf: every octokit example payload", () => {
+  const payloads = examples.flatMap((event) => event.examples.map((payload) => ({ event: event.name, payload })));
+  const expected = (event: string, payload: object) =>
+    "action" in payload && typeof payload.action === "string" ? `${event}.${payload.action}` : event;
+  const github = (event: string) => ({ "x-github-event": event, "content-type": JSON_TYPE });
+
+  it("reads the event header and the payload's string `action`, compact or pretty-printed", () => {
+    expect(payloads.length).toBeGreaterThan(300);
+    for (const { event, payload } of payloads) {
+      for (const body of [JSON.stringify(payload), JSON.stringify(payload, null, 2)]) {
+        const within = Buffer.byteLength(body) <= EVENT_TYPE_BODY_LIMIT;
+        expect(typeOf(body, github(event))).toBe(within ? expected(event, payload) : event);
+      }
+    }
+  });
+
+  it(`gives the event header alone for a payload padded past ${EVENT_TYPE_BODY_LIMIT} bytes`, () => {
+    const pad = "a".repeat(EVENT_TYPE_BODY_LIMIT);
+    for (const { event, payload } of payloads) {
+      expect(typeOf(JSON.stringify({ ...payload, pad }), github(event))).toBe(event);
+    }
   });
 });
 
@@ -154,5 +180,50 @@ describe("eventTypeOf: hostile input is no type, never an exception", () => {
 
   it("reads a UTF-8 byte order mark and surrounding whitespace", () => {
     expect(typeOf('\uFEFF  {"type":"bom"}\n')).toBe("bom");
+  });
+});
+
+describe("eventTypeOf: properties", () => {
+  it("gives null or a stored-form type (trimmed, at most 200 characters, no control characters) for any bytes", () => {
+    const head = fc.constantFrom("", "{", '{"type":', '{"action":', "payload=", "[");
+    const headers = fc.constantFrom<Record<string, string>>(
+      { "content-type": JSON_TYPE },
+      { "content-type": JSON_TYPE, "x-github-event": "issues" },
+      { "content-type": "application/x-www-form-urlencoded" },
+      { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": "s" },
+    );
+    const source = fc.constantFrom(null, { jsonPath: "type" }, { jsonPath: "a.0.b" }, { jsonPath: "event.type" });
+    fc.assert(
+      fc.property(head, fc.uint8Array({ maxLength: 2048 }), headers, source, (start, bytes, sent, from) => {
+        const type = typeOf(Buffer.concat([Buffer.from(start), bytes]), sent, from);
+        if (type === null) return;
+        expect(type.length).toBeGreaterThan(0);
+        expect(type.length).toBeLessThanOrEqual(200);
+        expect(type).toBe(type.trim());
+        expect(type).not.toMatch(/[\u0000-\u001f\u007f]/);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("reads a top-level string `type` as JSON.parse does, whatever else the object holds", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ unit: "binary", maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 6 }),
+        fc.string({ unit: "binary", minLength: 1, maxLength: 20 }),
+        fc.constantFrom(undefined, 2),
+        (rest, type, indent) => {
+          const json = JSON.stringify({ ...rest, type }, null, indent);
+          const parsed = (JSON.parse(json) as { type: string }).type.trim();
+          const stored = parsed
+            ? parsed
+                .slice(0, 200)
+                .toWellFormed()
+                .replace(/[\u0000-\u001f\u007f]/g, "\uFFFD")
+            : null;
+          expect(typeOf(json)).toBe(stored);
+        },
+      ),
+    );
   });
 });

@@ -75,8 +75,8 @@ function skipValue(text: Buffer, at: number, end: number): number {
   if (byte === QUOTE) return skipString(text, at, end);
   if (byte === OPEN_BRACE || byte === OPEN_BRACKET) return skipContainer(text, at, end);
   let after = at;
-  // No number or literal is longer than a few hundred characters.
-  while (after < end && after - at <= 400 && !isDelimiter(text[after])) after += 1;
+  // Not capped: JSON numbers have no length limit (`1` and 500 zeros is valid), and the run is bounded by the text.
+  while (after < end && !isDelimiter(text[after])) after += 1;
   return after > at && SCALAR.test(text.toString("latin1", at, after)) ? after : -1;
 }
 
