@@ -2,6 +2,7 @@
 type DeliveryListFilters = {
   endpointId?: string;
   unacknowledged?: "true" | "false";
+  eventType?: string;
   q?: string;
   since?: string;
   until?: string;
@@ -27,6 +28,9 @@ export const queryKeys = {
     /** The list's first page, polled for new arrivals; kept apart from the list so polling never moves its rows. */
     latest: (workspaceId: string | null, filters: DeliveryListFilters) =>
       [...queryKeys.deliveries.list(workspaceId, filters), "latest"] as const,
+    /** The event types received, of one endpoint or (`endpointId` null) the workspace, for the filter bar. */
+    eventTypes: (workspaceId: string | null, endpointId: string | null) =>
+      [...queryKeys.deliveries.all(workspaceId), "event-types", endpointId] as const,
     detail: (workspaceId: string | null, id: string) =>
       [...queryKeys.deliveries.all(workspaceId), "detail", id] as const,
     /** A delivery's exact body as text (for "copy as curl"). */

@@ -17,6 +17,8 @@ export interface DeliveriesTableProps {
   onToggleAll: () => void;
   onOpen: (id: string) => void;
   onAcknowledge: (id: string) => void;
+  /** Narrows the list to one event type (a click on a row's event type). */
+  onFilterEventType: (eventType: string) => void;
 }
 
 function shortId(id: string): string {
@@ -33,6 +35,7 @@ export function DeliveriesTable({
   onToggleAll,
   onOpen,
   onAcknowledge,
+  onFilterEventType,
 }: DeliveriesTableProps) {
   const selectAll = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -76,6 +79,7 @@ export function DeliveriesTable({
           {rows.map((delivery) => {
             const selected = selection.has(delivery.id);
             const endpoint = endpointNames.get(delivery.webhookEndpointId) ?? delivery.webhookEndpointId;
+            const { eventType } = delivery;
             return (
               <tr
                 key={delivery.id}
@@ -104,8 +108,19 @@ export function DeliveriesTable({
                 <td data-label="Endpoint" className="truncate" title={endpoint}>
                   {endpoint}
                 </td>
-                <td data-label="Event" className="mono truncate" title={delivery.eventType ?? undefined}>
-                  {delivery.eventType ?? "—"}
+                <td data-label="Event" className="mono truncate">
+                  {eventType === null ? (
+                    "—"
+                  ) : (
+                    <button
+                      type="button"
+                      className="cell-filter"
+                      title={`Show only ${eventType}`}
+                      onClick={() => onFilterEventType(eventType)}
+                    >
+                      {eventType}
+                    </button>
+                  )}
                 </td>
                 <td data-label="Payload" className="mono truncate delivery-preview" title={delivery.preview}>
                   {delivery.preview || "—"}

@@ -5,10 +5,12 @@ import { DELIVERY_SCAN_ROWS } from "@/lib/contracts/webhooks";
 import { useAcknowledgeDeliveries, useAcknowledgeDelivery } from "../_hooks/use-acknowledge";
 import { useDeliveryList } from "../_hooks/use-delivery-list";
 import { useEndpointOptions } from "../_hooks/use-endpoint-options";
+import { useEventTypes } from "../_hooks/use-event-types";
 import { useLiveDeliveries } from "../_hooks/use-live-deliveries";
 import { useNewDeliveries } from "../_hooks/use-new-deliveries";
 import { useUrlFilters } from "../_hooks/use-url-filters";
 import { findDelivery, flattenDeliveries } from "../_lib/delivery-pages";
+import { eventTypeChoices } from "../_lib/event-type-choices";
 import { EMPTY_SELECTION, pageSelectionState, selectionReducer } from "../_lib/selection";
 import { NO_FILTERS, isFiltered, searchesContent, toDeliveryFilters } from "../_lib/url-filters";
 import { DeliveriesTable } from "./deliveries-table";
@@ -46,6 +48,7 @@ export function DeliveriesView() {
   const list = useDeliveryList(filters);
   const listIsEmpty = list.data !== undefined && list.data.pages.every((page) => page.deliveries.length === 0);
   const endpoints = useEndpointOptions({ poll: listIsEmpty });
+  const eventTypes = useEventTypes(filters.endpointId);
   const arrivals = useNewDeliveries(filters, list.data, list.dataUpdatedAt);
   useLiveDeliveries(filters);
   const acknowledgeOne = useAcknowledgeDelivery(filters);
@@ -65,6 +68,11 @@ export function DeliveriesView() {
   const endpointList = endpoints.data?.endpoints;
   const endpointNames = new Map((endpointList ?? []).map((endpoint) => [endpoint.id, endpoint.name]));
   const openDelivery = openId ? (findDelivery(list.data, openId) ?? null) : null;
+  const eventTypeOptions = eventTypeChoices(
+    eventTypes.data?.eventTypes ?? [],
+    rows.map((row) => row.eventType),
+    view.eventType,
+  );
   const filtered = isFiltered(view);
   const contentSearch = searchesContent(filters);
   const pagesLoaded = list.data?.pages.length ?? 0;
@@ -134,7 +142,13 @@ export function DeliveriesView() {
         </div>
       </div>
 
-      <DeliveryFilterBar view={view} update={update} endpoints={endpointList ?? []} />
+      <DeliveryFilterBar
+        view={view}
+        update={update}
+        endpoints={endpointList ?? []}
+        eventTypes={eventTypeOptions}
+        eventTypesTruncated={eventTypes.data?.truncated ?? false}
+      />
 
       <div className="toolbar" role="group" aria-label="Selection">
         <div className="bulk-bar" aria-live="polite">
@@ -229,6 +243,7 @@ export function DeliveriesView() {
             onToggleAll={() => dispatch({ type: "toggleAllOnPage", pageIds })}
             onOpen={setOpenId}
             onAcknowledge={acknowledge}
+            onFilterEventType={(eventType) => update({ eventType })}
           />
           <div className="list-footer">
             <span className="muted small">Showing {plural(rows.length, "delivery", "deliveries")}</span>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useEffectEvent, useId, useState } from "react";
+import { MAX_LISTED_EVENT_TYPES } from "@/lib/contracts/webhooks";
 import { STATUS_FILTERS, type StatusFilter } from "../_lib/delivery-status";
 import type { WebhookEndpoint } from "../_lib/types";
 import {
@@ -52,11 +53,25 @@ interface Props {
   view: FilterView;
   update: (next: Partial<FilterView>, history?: "push" | "replace") => void;
   endpoints: WebhookEndpoint[];
+  /** The event types to offer (see eventTypeChoices), and whether the API listed only the first ones. */
+  eventTypes: string[];
+  eventTypesTruncated: boolean;
 }
 
-/** The Deliveries page's filter bar: search, endpoint, status, time range and payload; the URL holds them all. */
-export function DeliveryFilterBar({ view, update, endpoints }: Props) {
-  const ids = { search: useId(), endpoint: useId(), status: useId(), since: useId(), until: useId(), payload: useId() };
+/**
+ * The Deliveries page's filter bar: search, endpoint, status, event type, time range and payload; the URL holds them
+ * all.
+ */
+export function DeliveryFilterBar({ view, update, endpoints, eventTypes, eventTypesTruncated }: Props) {
+  const ids = {
+    search: useId(),
+    endpoint: useId(),
+    status: useId(),
+    eventType: useId(),
+    since: useId(),
+    until: useId(),
+    payload: useId(),
+  };
   const [search, setSearch] = useDraft(view.q);
   const [payload, setPayload] = useDraft(view.payload);
   const searchError = searchProblem(search);
@@ -126,7 +141,25 @@ export function DeliveryFilterBar({ view, update, endpoints }: Props) {
           ))}
         </select>
       </div>
-      {/* Event type: an `eventType` input goes here (add it to FilterView and toDeliveryFilters in _lib/url-filters). */}
+      <div className="field filter-event-type">
+        <label htmlFor={ids.eventType}>Event type</label>
+        <select
+          id={ids.eventType}
+          className="select"
+          value={view.eventType}
+          onChange={(event) => update({ eventType: event.target.value })}
+        >
+          <option value="">All event types</option>
+          {eventTypes.map((type) => (
+            <option key={type} value={type}>
+              {type}
+            </option>
+          ))}
+        </select>
+        {eventTypesTruncated ? (
+          <p className="hint">The first {MAX_LISTED_EVENT_TYPES} types received are listed.</p>
+        ) : null}
+      </div>
       <div className="field">
         <label htmlFor={ids.since}>Received from</label>
         <input

@@ -21,6 +21,7 @@ export async function fetchDeliveryPage(filters: DeliveryFilters, cursor: string
     query: {
       endpointId: filters.endpointId,
       unacknowledged: filters.unacknowledged,
+      eventType: filters.eventType,
       q: filters.q,
       since: filters.since,
       until: filters.until,

@@ -21,6 +21,7 @@ export interface DeliveryPages {
 export interface DeliveryFilters {
   endpointId?: string;
   unacknowledged?: "true" | "false";
+  eventType?: string;
   q?: string;
   since?: string;
   until?: string;

@@ -21,13 +21,14 @@ describe("the filters in the URL", () => {
       q: "50% off & more",
       endpointId: "we_1",
       status: "pending" as const,
+      eventType: "orders/create",
       since: "2026-01-01T00:00:00.000Z",
       until: "2026-01-02T00:00:00.000Z",
       payload: '{"type":"invoice.paid"}',
     };
     const search = filterViewSearch(full);
     expect(search).toBe(
-      "?q=50%25+off+%26+more&endpoint=we_1&status=pending&since=2026-01-01T00%3A00%3A00.000Z&until=2026-01-02T00%3A00%3A00.000Z&payload=%7B%22type%22%3A%22invoice.paid%22%7D",
+      "?q=50%25+off+%26+more&endpoint=we_1&status=pending&eventType=orders%2Fcreate&since=2026-01-01T00%3A00%3A00.000Z&until=2026-01-02T00%3A00%3A00.000Z&payload=%7B%22type%22%3A%22invoice.paid%22%7D",
     );
     expect(view(search)).toEqual(full);
     expect(filterViewSearch(NO_FILTERS)).toBe("");
@@ -39,14 +40,25 @@ describe("the filters in the URL", () => {
     expect(isFiltered(view(""))).toBe(false);
     expect(isFiltered(view("q=ab"))).toBe(true);
   });
+
+  it("keeps an event type exactly as the link has it, and drops one longer than any stored type", () => {
+    expect(view("eventType=%20Issues.opened").eventType).toBe(" Issues.opened");
+    expect(view(`eventType=${"a".repeat(200)}`).eventType).toBe("a".repeat(200));
+    expect(view(`eventType=${"a".repeat(201)}`)).toEqual(NO_FILTERS);
+    expect(isFiltered(view("eventType="))).toBe(false);
+    expect(filterViewSearch({ ...NO_FILTERS, eventType: "invoice.paid" })).toBe("?eventType=invoice.paid");
+  });
 });
 
 describe("toDeliveryFilters", () => {
   it("sends what the API takes", () => {
-    const filters = toDeliveryFilters(view("q=needle&endpoint=we_1&status=acknowledged&payload=%7B%22a%22%3A1%7D"));
+    const filters = toDeliveryFilters(
+      view("q=needle&endpoint=we_1&status=acknowledged&eventType=invoice.paid&payload=%7B%22a%22%3A1%7D"),
+    );
     expect(filters).toEqual({
       endpointId: "we_1",
       unacknowledged: "false",
+      eventType: "invoice.paid",
       q: "needle",
       since: undefined,
       until: undefined,
@@ -54,6 +66,7 @@ describe("toDeliveryFilters", () => {
     });
     expect(searchesContent(filters)).toBe(true);
     expect(searchesContent(toDeliveryFilters(view("endpoint=we_1&since=2026-01-01T00:00:00Z")))).toBe(false);
+    expect(searchesContent(toDeliveryFilters(view("eventType=issues.opened")))).toBe(false);
   });
 
   it("leaves out a search, payload or range the API would refuse", () => {
@@ -63,6 +76,7 @@ describe("toDeliveryFilters", () => {
     expect(filters).toEqual({
       endpointId: undefined,
       unacknowledged: undefined,
+      eventType: undefined,
       q: undefined,
       since: undefined,
       until: undefined,

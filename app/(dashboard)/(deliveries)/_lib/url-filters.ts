@@ -1,10 +1,10 @@
-import { MAX_SEARCH_CHARS, MIN_SEARCH_CHARS } from "@/lib/contracts/webhooks";
+import { MAX_EVENT_TYPE_LENGTH, MAX_SEARCH_CHARS, MIN_SEARCH_CHARS } from "@/lib/contracts/webhooks";
 import { payloadFilterProblem } from "@/lib/contracts/payload-filter";
 import { STATUS_FILTERS, unacknowledgedParam, type StatusFilter } from "./delivery-status";
 import type { DeliveryFilters } from "./types";
 
 /**
- * The Deliveries page's filters as its URL holds them (`?q=…&endpoint=…&status=pending&since=…&until=…&payload=…`),
+ * The Deliveries page's filters as its URL holds them (`?q=…&endpoint=…&status=pending&eventType=…&since=…&until=…&payload=…`),
  * so that a link reproduces the view and Back returns to the previous one. Times are ISO 8601 instants (a link means
  * the same window in every time zone); the inputs show them in local time.
  */
@@ -12,18 +12,28 @@ export interface FilterView {
   q: string;
   endpointId: string;
   status: StatusFilter;
+  /** One event type, exact (not trimmed: the API compares as sent); "" is every type. */
+  eventType: string;
   since: string;
   until: string;
   payload: string;
-  // The event type filter goes here (`eventType`), once the API takes it.
 }
 
-export const NO_FILTERS: FilterView = { q: "", endpointId: "", status: "all", since: "", until: "", payload: "" };
+export const NO_FILTERS: FilterView = {
+  q: "",
+  endpointId: "",
+  status: "all",
+  eventType: "",
+  since: "",
+  until: "",
+  payload: "",
+};
 
 const PARAMS = {
   q: "q",
   endpointId: "endpoint",
   status: "status",
+  eventType: "eventType",
   since: "since",
   until: "until",
   payload: "payload",
@@ -35,6 +45,8 @@ export function readFilterView(params: { get(name: string): string | null }): Fi
     q: params.get(PARAMS.q) ?? "",
     endpointId: params.get(PARAMS.endpointId) ?? "",
     status: STATUS_FILTERS.some((choice) => choice.value === status) ? (status as StatusFilter) : "all",
+    // A type longer than any stored one (an edited link) matches nothing; the API would refuse it, so it is dropped.
+    eventType: eventTypeParam(params.get(PARAMS.eventType)),
     since: isInstant(params.get(PARAMS.since)) ? params.get(PARAMS.since)! : "",
     until: isInstant(params.get(PARAMS.until)) ? params.get(PARAMS.until)! : "",
     payload: params.get(PARAMS.payload) ?? "",
@@ -83,6 +95,7 @@ export function toDeliveryFilters(view: FilterView): DeliveryFilters {
   return {
     endpointId: view.endpointId || undefined,
     unacknowledged: unacknowledgedParam(view.status),
+    eventType: view.eventType || undefined,
     q: view.q && !searchProblem(view.q) ? view.q : undefined,
     since: (!rangeProblem(view) && view.since) || undefined,
     until: (!rangeProblem(view) && view.until) || undefined,
@@ -93,6 +106,10 @@ export function toDeliveryFilters(view: FilterView): DeliveryFilters {
 /** Whether the filters match on content: then a page is a bounded window and may be empty with more to search. */
 export function searchesContent(filters: DeliveryFilters): boolean {
   return filters.q !== undefined || filters.payload !== undefined;
+}
+
+function eventTypeParam(value: string | null): string {
+  return value !== null && value.length <= MAX_EVENT_TYPE_LENGTH ? value : ""; // UTF-16 units, as the API counts
 }
 
 function isInstant(value: string | null): boolean {
