@@ -160,28 +160,20 @@ export function DeliveryFilterBar({ view, update, endpoints, eventTypes, eventTy
           <p className="hint">The first {MAX_LISTED_EVENT_TYPES} types received are listed.</p>
         ) : null}
       </div>
-      <div className="field">
-        <label htmlFor={ids.since}>Received from</label>
-        <input
-          id={ids.since}
-          type="datetime-local"
-          className="input"
-          value={toLocalInput(view.since)}
-          aria-invalid={rangeError ? true : undefined}
-          onChange={(event) => update({ since: fromLocalInput(event.target.value) })}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.until}>to (before)</label>
-        <input
-          id={ids.until}
-          type="datetime-local"
-          className="input"
-          value={toLocalInput(view.until)}
-          aria-invalid={rangeError ? true : undefined}
-          onChange={(event) => update({ until: fromLocalInput(event.target.value) })}
-        />
-      </div>
+      <TimeBoundField
+        id={ids.since}
+        label="Received from"
+        value={view.since}
+        invalid={rangeError !== null}
+        onChange={(since) => update({ since })}
+      />
+      <TimeBoundField
+        id={ids.until}
+        label="to (before)"
+        value={view.until}
+        invalid={rangeError !== null}
+        onChange={(until) => update({ until })}
+      />
       <div className="field filter-payload">
         <label htmlFor={ids.payload}>Payload contains (JSON)</label>
         <input
@@ -208,6 +200,29 @@ export function DeliveryFilterBar({ view, update, endpoints, eventTypes, eventTy
           Clear filters
         </button>
       ) : null}
+    </div>
+  );
+}
+
+/** One end of the receipt-time range, edited in the browser's local time and held in the URL as an instant. */
+function TimeBoundField(props: {
+  id: string;
+  label: string;
+  value: string;
+  invalid: boolean;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type="datetime-local"
+        className="input"
+        value={toLocalInput(props.value)}
+        aria-invalid={props.invalid ? true : undefined}
+        onChange={(event) => props.onChange(fromLocalInput(event.target.value))}
+      />
     </div>
   );
 }
