@@ -184,6 +184,43 @@ describe("GET /v1/webhook-endpoints/deliveries: eventType", () => {
     },
   );
 
+  it.each(["desc", "asc"] as const)(
+    "visits every match that existed when the walk began exactly once while deliveries of that type arrive (%s)",
+    async (order) => {
+      const own = await newTenant();
+      const before = expected(own, { eventType: "push" }, order);
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      let arrived = 0;
+      for (let page = 0; page < 100; page += 1) {
+        const answer = (
+          await own.client.call(listDeliveriesContract, { query: { eventType: "push", order, limit: 3, cursor } })
+        ).data;
+        ids.push(...answer.deliveries.map((delivery) => delivery.id));
+        // Between pages, three deliveries arrive: two of the type (newer than everything seeded), one of another.
+        await db().$executeRaw`
+          INSERT INTO webhook_deliveries
+            (id, workspace_id, webhook_endpoint_id, raw_body, headers, source_ip, size_bytes, event_type)
+          SELECT gen_random_uuid(), e.workspace_id, e.id, '\\x7b7d'::bytea, '{}'::jsonb, '203.0.113.7', 2, t
+          FROM webhook_endpoints e, unnest(ARRAY['push', 'push', 'invoice.paid']) AS t
+          WHERE e.id = ${own.endpointA}`;
+        arrived += 2;
+        if (!answer.nextCursor) break;
+        cursor = answer.nextCursor;
+      }
+      expect(new Set(ids).size).toBe(ids.length);
+      if (order === "desc") {
+        // Newest first, the walk goes back in time: it sees exactly the matches that existed when it began.
+        expect(ids).toEqual(before);
+      } else {
+        // Oldest first, it starts with every match that existed and walks into the arrivals behind them.
+        expect(ids.slice(0, before.length)).toEqual(before);
+        expect(ids.length).toBeGreaterThan(before.length);
+        expect(ids.length).toBeLessThanOrEqual(before.length + arrived);
+      }
+    },
+  );
+
   it("binds the type into the cursor: refused for another type, without one, or when added", async () => {
     const typed = await tenant.client.call(listDeliveriesContract, { query: { eventType: "push", limit: 2 } });
     const cursor = encodeURIComponent(typed.data.nextCursor!);
