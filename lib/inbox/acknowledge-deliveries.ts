@@ -1,4 +1,5 @@
 import { db } from "@/lib/db/client";
+import { Prisma } from "@/lib/db/generated/client";
 import {
   DELIVERY_COLUMNS,
   deliveryNotFound,
@@ -28,6 +29,28 @@ export async function acknowledgeDelivery(options: {
   return toDeliveryResource(existing);
 }
 
+/**
+ * The `locked` and `updated` CTEs that acknowledge the pending deliveries whose ids the CTE `idsFrom` lists. Rows are
+ * locked in id order before the update: concurrent acknowledgements over overlapping rows then queue behind each other
+ * instead of deadlocking (a join would lock them in whatever order its hash table yields). `updated` returns the ids
+ * this statement acknowledged.
+ */
+export function lockAndAcknowledge(workspaceId: string, idsFrom: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+    locked AS (
+      SELECT d.id FROM webhook_deliveries d
+      WHERE d.id IN (SELECT id FROM ${idsFrom}) AND d.workspace_id = ${workspaceId} AND d.acknowledged_at IS NULL
+      ORDER BY d.id
+      FOR UPDATE
+    ),
+    updated AS (
+      UPDATE webhook_deliveries d SET acknowledged_at = now()
+      FROM locked l
+      WHERE d.id = l.id AND d.acknowledged_at IS NULL
+      RETURNING d.id
+    )`;
+}
+
 export interface BulkAcknowledgement {
   acknowledged: string[];
   alreadyAcknowledged: string[];
@@ -44,22 +67,9 @@ export async function acknowledgeDeliveries(options: {
 }): Promise<BulkAcknowledgement> {
   const result: BulkAcknowledgement = { acknowledged: [], alreadyAcknowledged: [], notFound: [] };
   const candidates = options.ids.filter(isDeliveryId).map((id) => id.toLowerCase());
-  // Rows are locked in id order before the update: concurrent bulk acks over overlapping ids then queue behind each
-  // other instead of deadlocking (a join would lock them in whatever order its hash table yields).
   const rows = await db().$queryRaw<{ id: string; acknowledged: boolean; found: boolean }[]>`
     WITH requested AS (SELECT DISTINCT unnest(${candidates}::uuid[]) AS id),
-    locked AS (
-      SELECT d.id FROM webhook_deliveries d
-      WHERE d.id IN (SELECT id FROM requested) AND d.workspace_id = ${options.workspaceId} AND d.acknowledged_at IS NULL
-      ORDER BY d.id
-      FOR UPDATE
-    ),
-    updated AS (
-      UPDATE webhook_deliveries d SET acknowledged_at = now()
-      FROM locked l
-      WHERE d.id = l.id AND d.acknowledged_at IS NULL
-      RETURNING d.id
-    )
+    ${lockAndAcknowledge(options.workspaceId, Prisma.sql`requested`)}
     SELECT r.id::text AS id, (u.id IS NOT NULL) AS acknowledged, (d.id IS NOT NULL) AS found
     FROM requested r
     LEFT JOIN updated u ON u.id = r.id

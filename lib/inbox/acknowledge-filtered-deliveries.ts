@@ -1,6 +1,7 @@
 import { decodeCursor, encodeCursor, type KeysetPosition } from "@/lib/cursor";
 import { ACK_BY_FILTER_LIMIT, DELIVERY_SCAN_BYTES, DELIVERY_SCAN_ROWS } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
+import { lockAndAcknowledge } from "./acknowledge-deliveries";
 import { Prisma } from "@/lib/db/generated/client";
 import {
   deliveryContentConditions,
@@ -88,18 +89,7 @@ export async function acknowledgeFilteredDeliveries(
 function acknowledgeChosen(workspaceId: string, limit: number, windowEnd: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
     chosen AS (SELECT id, created_at FROM matched ORDER BY created_at, id LIMIT ${limit}),
-    locked AS (
-      SELECT d.id FROM webhook_deliveries d
-      WHERE d.id IN (SELECT id FROM chosen) AND d.workspace_id = ${workspaceId} AND d.acknowledged_at IS NULL
-      ORDER BY d.id
-      FOR UPDATE
-    ),
-    updated AS (
-      UPDATE webhook_deliveries d SET acknowledged_at = now()
-      FROM locked l
-      WHERE d.id = l.id AND d.acknowledged_at IS NULL
-      RETURNING d.id
-    ),
+    ${lockAndAcknowledge(workspaceId, Prisma.sql`chosen`)},
     last_chosen AS (SELECT created_at, id::text AS id FROM chosen ORDER BY created_at DESC, id DESC LIMIT 1)
     SELECT (SELECT count(*) FROM updated)::int AS acknowledged,
            (SELECT count(*) FROM matched) > ${limit} AS more_matches,

@@ -17,7 +17,7 @@ const DECODERS: Record<string, Decoder> = {
 };
 
 /** RFC 1950: compression method 8 (deflate), a window of at most 32 KiB, and a header that is a multiple of 31. */
-function hasZlibHeader(body: Uint8Array): boolean {
+export function hasZlibHeader(body: Uint8Array): boolean {
   const [method, flags] = body;
   return (
     method !== undefined &&

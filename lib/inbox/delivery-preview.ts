@@ -1,6 +1,6 @@
 import { brotliDecompressSync, constants, gunzipSync, inflateRawSync, inflateSync, type ZlibOptions } from "node:zlib";
 import { DELIVERY_PREVIEW_CHARS } from "@/lib/contracts/webhooks";
-import { contentCodings } from "./content-encoding";
+import { contentCodings, hasZlibHeader } from "./content-encoding";
 
 /**
  * Bytes of the stored body a preview is made from: SQL reads only this slice (`substring(raw_body from 1 for …)`), so
@@ -20,13 +20,9 @@ type PrefixDecoder = (body: Uint8Array, options: ZlibOptions) => Buffer;
 const PREFIX_DECODERS: Record<string, { decode: PrefixDecoder; finishFlush: number }> = {
   gzip: { decode: gunzipSync, finishFlush: constants.Z_SYNC_FLUSH },
   "x-gzip": { decode: gunzipSync, finishFlush: constants.Z_SYNC_FLUSH },
-  // zlib-wrapped or raw, as in content-encoding.ts: a zlib header's first nibble is 8 (deflate), and it is a
-  // multiple of 31; raw deflate data rarely is both.
+  // zlib-wrapped or raw, told apart as content-encoding.ts does.
   deflate: {
-    decode: (body, options) =>
-      (body.length >= 2 && (body[0]! & 0x0f) === 8 && ((body[0]! << 8) | body[1]!) % 31 === 0
-        ? inflateSync
-        : inflateRawSync)(body, options),
+    decode: (body, options) => (hasZlibHeader(body) ? inflateSync : inflateRawSync)(body, options),
     finishFlush: constants.Z_SYNC_FLUSH,
   },
   br: { decode: brotliDecompressSync, finishFlush: constants.BROTLI_OPERATION_FLUSH },
