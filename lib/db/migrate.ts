@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import { runMigrations as installJobQueue } from "graphile-worker";
+import { quietJobQueueLogger } from "./job-queue-logger";
 import pg from "pg";
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
@@ -86,6 +88,8 @@ export async function migrateDatabase(connectionString: string, dir = MIGRATIONS
       await applyMigration(client, migration);
       result.applied.push(migration.name);
     }
+    // The job queue forwarding runs on (graphile-worker, schema `graphile_worker`) keeps its own migrations.
+    await installJobQueue({ connectionString, logger: quietJobQueueLogger });
     return result;
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});

@@ -41,6 +41,7 @@ beforeAll(async () => {
     dedupKey,
     signature: null,
     eventType: null,
+    forwarding: endpoint.forwarding,
   });
 });
 

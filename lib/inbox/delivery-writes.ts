@@ -22,6 +22,8 @@ export interface DeliveryRowInput {
   /** The signature check as JSON text in UTF-8, or null. */
   signature: Buffer | null;
   eventType: string | null;
+  /** The endpoint forwards its deliveries (`IngestEndpoint.forwarding`, part of `endpointState`). */
+  forwarding: boolean;
 }
 
 /**
@@ -50,6 +52,19 @@ const INSERT = `
                             WHERE e.id = r.endpoint_id AND e.workspace_id = r.workspace_id AND e.enabled)
   ON CONFLICT (webhook_endpoint_id, dedup_key) DO NOTHING`;
 
+// The same INSERT when a row's endpoint forwards: the batch's forwards (one per stored delivery and enabled
+// destination) go in with it, in the same statement and commit, and their trigger queues their jobs (migration
+// 20261128030000). A batch without such a row never pays for the join.
+const INSERT_WITH_FORWARDS = `
+  WITH stored AS (${INSERT} RETURNING id, workspace_id, webhook_endpoint_id, created_at),
+  forwards AS (
+    INSERT INTO delivery_forwards (workspace_id, delivery_id, destination_id, delivery_created_at)
+    SELECT s.workspace_id, s.id, d.id, s.created_at
+    FROM stored s
+    JOIN webhook_destinations d
+      ON d.webhook_endpoint_id = s.webhook_endpoint_id AND d.workspace_id = s.workspace_id AND d.enabled)
+  SELECT count(*)::int AS written FROM stored`;
+
 // Only when the INSERT wrote fewer rows than it was given (its command tag says how many): which rows were stored,
 // and for the others whether their endpoint is still as they saw it and which delivery holds their claim.
 const SETTLE = `
@@ -65,7 +80,7 @@ const SETTLE = `
 /** The batch INSERT of `rows`, in the order given; bodies go to the socket from the buffers they were read into. */
 export function deliveryInsert(rows: DeliveryRowInput[]): { text: string; parameters: PiecewiseParameter[] } {
   return {
-    text: INSERT,
+    text: rows.some((row) => row.forwarding) ? INSERT_WITH_FORWARDS : INSERT,
     parameters: [
       [textArray(rows.map((row) => row.id))],
       [textArray(rows.map((row) => row.workspaceId))],
@@ -131,7 +146,8 @@ async function writeRows(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
   let written: number | null;
   try {
     const insert = deliveryInsert(ordered);
-    ({ rowCount: written } = await piecewiseQuery(dbPool(), insert.text, insert.parameters));
+    const result = await piecewiseQuery<{ written?: number }>(dbPool(), insert.text, insert.parameters);
+    written = result.command === "INSERT" ? result.rowCount : (result.rows[0]?.written ?? null);
   } catch (error) {
     // The statement failed, perhaps mid-send (a timeout): its bodies' slabs may still be read by the socket.
     retireBodies(rows.map((row) => row.body));

@@ -100,6 +100,7 @@ export async function ingestDelivery(options: IngestDeliveryOptions): Promise<In
       signature: signature ? Buffer.from(JSON.stringify(signature), "utf8") : null,
       // Read against the settings this check uses: the INSERT stores it only while they are still the endpoint's.
       eventType: eventTypeOf({ headers, body, contentType, source: endpoint.eventTypeSource }),
+      forwarding: endpoint.forwarding,
     });
     if ("error" in outcome) throw outcome.error;
     if ("deliveryId" in outcome) return outcome;

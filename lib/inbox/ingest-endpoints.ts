@@ -12,18 +12,20 @@ export interface IngestEndpoint {
   signingSecret: string | null;
   rejectInvalidSignatures: boolean;
   eventTypeSource: EventTypeSource | null;
+  /** Deliveries are forwarded to the endpoint's destinations (a forward per destination is written with each). */
+  forwarding: boolean;
   /**
    * A digest of the settings a delivery was checked against (`ENDPOINT_STATE`). The INSERT writes a row only while
    * its endpoint is enabled with this very state, so a delivery checked against settings read a moment ago is never
-   * stored after the endpoint was disabled, deleted or given another secret or event type source: it is checked (and
-   * its type read) again instead.
+   * stored after the endpoint was disabled, deleted or given another secret, event type source or its first
+   * destination: it is checked (and its type read) again instead.
    */
   state: string;
 }
 
 /** SQL for the digest of an endpoint row's settings that shape a stored delivery, the row being called `e`. */
 export const ENDPOINT_STATE =
-  "md5(row(e.signing_scheme::text, e.signing_secret, e.reject_invalid_signatures, e.event_type_header, e.event_type_path)::text)";
+  "md5(row(e.signing_scheme::text, e.signing_secret, e.reject_invalid_signatures, e.event_type_header, e.event_type_path, e.forwarding)::text)";
 
 interface EndpointRow {
   id: string;
@@ -34,13 +36,15 @@ interface EndpointRow {
   reject_invalid_signatures: boolean;
   event_type_header: string | null;
   event_type_path: string | null;
+  forwarding: boolean;
   state: string;
 }
 
 async function readEndpoints(ids: string[]): Promise<(IngestEndpoint | null)[]> {
   const { rows } = await dbPool().query<EndpointRow>(
     `SELECT e.id, e.workspace_id, e.enabled, e.signing_scheme::text AS signing_scheme, e.signing_secret,
-            e.reject_invalid_signatures, e.event_type_header, e.event_type_path, ${ENDPOINT_STATE} AS state
+            e.reject_invalid_signatures, e.event_type_header, e.event_type_path, e.forwarding,
+            ${ENDPOINT_STATE} AS state
      FROM webhook_endpoints e WHERE e.id = ANY($1::text[])`,
     [[...new Set(ids)]],
   );
@@ -55,6 +59,7 @@ async function readEndpoints(ids: string[]): Promise<(IngestEndpoint | null)[]> 
         signingSecret: row.signing_secret,
         rejectInvalidSignatures: row.reject_invalid_signatures,
         eventTypeSource: eventTypeSource(row.event_type_header, row.event_type_path),
+        forwarding: row.forwarding,
         state: row.state,
       },
     ]),
