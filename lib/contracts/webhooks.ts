@@ -55,12 +55,12 @@ export const MAX_EVENT_TYPE_LENGTH = 200;
 
 export const SIGNATURE_SCHEME_NAMES = ["standard-webhooks", "stripe", "github", "shopify", "slack"] as const;
 
-const endpointId = z
+export const endpointId = z
   .string()
   .min(1)
   .max(100)
   .meta({ description: "Webhook endpoint id (`we_…`).", example: "we_03yH0TG7PjqWtYgfjuEGIes8nDYiEc" });
-const deliveryId = z
+export const deliveryId = z
   .string()
   .min(1)
   .max(100)
@@ -73,7 +73,7 @@ const pageLimit = z.coerce
   .default(50)
   .meta({ description: "Page size, 1–100 (default 50)." });
 // A cursor carries the scope it is bound to: every listing filter at once (content filters as digests) fits.
-const cursor = z
+export const cursor = z
   .string()
   .min(1)
   .max(1_000)
@@ -522,7 +522,8 @@ const bulkAckIds = z
  * The listing's filters as an object, spelled as in its query string (`"unacknowledged": "true"`), so a client sends
  * the filter it lists with. Strict: a misspelt field would otherwise widen the filter to everything it acknowledges.
  */
-const bulkAckFilter = withSinceNotAfterUntil(z.strictObject(deliveryFilterFields.shape)).meta({
+export const deliveryFilterBody = withSinceNotAfterUntil(z.strictObject(deliveryFilterFields.shape));
+const bulkAckFilter = deliveryFilterBody.meta({
   description: `The listing's filters (the same fields, spelled as in its query string: \`{"endpointId": "we_…", "unacknowledged": "true"}\`); \`{}\` selects every pending delivery of the workspace. Only pending deliveries are acknowledged, the oldest ${ACK_BY_FILTER_LIMIT.toLocaleString("en")} per call.`,
 });
 
