@@ -304,10 +304,10 @@ describe("createOutboundClient: https", () => {
       expect(response.text()).toBe("secure acme.test");
       expect(serverNames).toEqual(["acme.test"]);
 
-      // Same address, but the certificate is not for this name.
+      // Same address, but the certificate is not for this name: a TLS failure, told apart from a refused connection.
       const mismatch = await failure(client.request("https://other.test/"));
       expect(mismatch).toBeInstanceOf(OutboundError);
-      expect((mismatch as OutboundError).reason).toBe("connect");
+      expect((mismatch as OutboundError).reason).toBe("tls");
       expect(serverNames).toHaveLength(1);
     } finally {
       server.closeAllConnections();

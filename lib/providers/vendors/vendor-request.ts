@@ -172,6 +172,7 @@ function transportFailure(error: unknown, signal: AbortSignal): Failure {
         return { error: new VendorError("aborted", "upstream request aborted", { cause: error }) };
       case "dns":
       case "connect":
+      case "tls":
       case "protocol":
         break;
     }
