@@ -25,6 +25,7 @@ const DOMAIN = [
   "lib/inbox",
   "lib/enrichment",
   "lib/media",
+  "lib/forwarding",
 ];
 const MAY_IMPORT = {
   "lib/outbound": [],
@@ -35,6 +36,7 @@ const MAY_IMPORT = {
   "lib/inbox": ["lib/auth", "lib/ratelimit"],
   "lib/enrichment": ["lib/auth", "lib/billing", "lib/providers"],
   "lib/media": ["lib/auth", "lib/billing", "lib/outbound"],
+  "lib/forwarding": ["lib/auth", "lib/ratelimit", "lib/outbound", "lib/inbox"],
   // The HTTP layer: the route wrapper, the node:http ingest path, OpenAPI. Imported by app/ and the launcher only.
   "lib/api": DOMAIN,
   "lib/launcher": [...DOMAIN, "lib/api"],
