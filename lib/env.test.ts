@@ -54,4 +54,38 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ OUTBOUND_TEST_PORTS: "ftp=21" })).toThrowError(/OUTBOUND_TEST_PORTS/);
     expect(() => parseEnv({ OUTBOUND_ALLOW_LOOPBACK: "yes" })).toThrowError(/OUTBOUND_ALLOW_LOOPBACK/);
   });
+
+  it("reads FORWARD_ALLOW_PRIVATE as public only, private and loopback, or a list of ranges", () => {
+    for (const off of [undefined, "", "false", "0"])
+      expect(parseEnv({ FORWARD_ALLOW_PRIVATE: off }).FORWARD_ALLOW_PRIVATE).toEqual({ private: false, ranges: [] });
+    for (const on of ["true", "1"])
+      expect(parseEnv({ FORWARD_ALLOW_PRIVATE: on }).FORWARD_ALLOW_PRIVATE).toEqual({ private: true, ranges: [] });
+    expect(
+      parseEnv({ FORWARD_ALLOW_PRIVATE: " 10.0.0.0/8, 127.0.0.1/32,fd00::/8 , 192.168.1.7, ::1" })
+        .FORWARD_ALLOW_PRIVATE,
+    ).toEqual({
+      private: false,
+      ranges: [
+        ["10.0.0.0", 8],
+        ["127.0.0.1", 32],
+        ["fd00::", 8],
+        ["192.168.1.7", 32],
+        ["::1", 128],
+      ],
+    });
+  });
+
+  it.each([
+    ["10.0.0.0/33", /"10.0.0.0\/33" has a prefix length that is not 0 to 32/],
+    ["fd00::/129", /not 0 to 128/],
+    ["10.0.0.0/8/1", /is not true, false or a CIDR range/],
+    ["10.0.0/8", /is not true, false or a CIDR range/],
+    ["yes", /"yes" is not true, false or a CIDR range/],
+    ["10.0.0.0/-1", /prefix length/],
+    ["10.0.0.0/", /prefix length/],
+    ["::ffff:10.0.0.0/104", /IPv4-mapped IPv6 range: write it as IPv4/],
+  ])("refuses FORWARD_ALLOW_PRIVATE=%s with a message naming the entry", (value, message) => {
+    expect(() => parseEnv({ FORWARD_ALLOW_PRIVATE: value })).toThrowError(/FORWARD_ALLOW_PRIVATE/);
+    expect(() => parseEnv({ FORWARD_ALLOW_PRIVATE: value })).toThrowError(message);
+  });
 });

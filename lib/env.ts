@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 // Environment is read once, validated, and typed. A bad value stops start-up with a message naming it.
@@ -33,6 +34,47 @@ const portOverrides = z
     }
     return ports;
   });
+
+/**
+ * FORWARD_ALLOW_PRIVATE: "true"/"1" opens private and loopback addresses to forwarding; otherwise a comma-separated
+ * list of CIDR ranges (a bare address is a /32 or /128); unset, empty, "false" or "0": public addresses only.
+ */
+const forwardAllowance = z
+  .string()
+  .trim()
+  .default("")
+  .transform((value, context) => {
+    if (["", "false", "0"].includes(value)) return { private: false, ranges: [] };
+    if (["true", "1"].includes(value)) return { private: true, ranges: [] };
+    const ranges: (readonly [string, number])[] = [];
+    for (const entry of value
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)) {
+      const problem = cidrProblem(entry);
+      if (problem !== undefined) {
+        context.addIssue({ code: "custom", message: `"${entry}" ${problem}` });
+        return z.NEVER;
+      }
+      const [address = "", prefix] = entry.split("/");
+      ranges.push([address, prefix === undefined ? (isIP(address) === 6 ? 128 : 32) : Number(prefix)]);
+    }
+    return { private: false, ranges };
+  });
+
+/** Why `entry` is not an address or CIDR range we can match, or undefined when it is one. */
+function cidrProblem(entry: string): string | undefined {
+  const expected = "is not true, false or a CIDR range (10.0.0.0/8, fd00::/8, 127.0.0.1)";
+  const [address = "", prefix, extra] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return expected;
+  // Addresses are matched in their own family, so an IPv4-mapped range would never match an IPv4 peer.
+  if (family === 6 && /^::ffff:/i.test(address)) return "is an IPv4-mapped IPv6 range: write it as IPv4";
+  if (prefix === undefined) return undefined;
+  const bits = family === 6 ? 128 : 32;
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits) return `has a prefix length that is not 0 to ${bits}`;
+  return undefined;
+}
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
@@ -144,6 +186,11 @@ const envSchema = z.object({
   OUTBOUND_CONTACT: optionalString,
   /** Pages the website collector reads per company. */
   CRAWL_MAX_PAGES: z.coerce.number().int().min(1).max(50).default(12),
+  /**
+   * Forwarding destinations on private or loopback addresses (self-hosters forward to internal services): "true", or
+   * CIDR ranges. Link-local and cloud metadata addresses stay refused unless a listed range lies inside them.
+   */
+  FORWARD_ALLOW_PRIVATE: forwardAllowance,
   /** Tests only: let collectors reach loopback (127.0.0.0/8, ::1). Never set in production. */
   OUTBOUND_ALLOW_LOOPBACK: flag(false),
   /** Tests only: connect URLs without a port to these ports ("http=8080,https=8443"), so fake sites need no port 80. */

@@ -32,6 +32,9 @@ describe("layer boundaries", { timeout: 60_000 }, () => {
     ["lib/contracts/probe.ts", "@/lib/billing/prices", "contracts are the shared bottom"],
     ["lib/client/probe.ts", "@/lib/db/client", "the browser client reads contracts only"],
     ["app/probe.ts", "@/lib/launcher/build", "the launcher's helpers are for server.ts"],
+    ["lib/inbox/probe.ts", "@/lib/forwarding/outgoing-request", "forwarding sits above the inbox"],
+    ["lib/outbound/probe.ts", "@/lib/forwarding/retry-schedule", "forwarding sits above outbound"],
+    ["lib/forwarding/probe.ts", "@/lib/enrichment/waterfall", "forwarding and enrichment are siblings"],
   ])("refuses %s importing %s (%s)", async (file, specifier) => {
     expect(await boundaryErrors(file, specifier)).toHaveLength(1);
   });
@@ -44,6 +47,9 @@ describe("layer boundaries", { timeout: 60_000 }, () => {
     ["lib/api/probe.ts", "@/lib/inbox/deliveries"],
     ["app/probe.ts", "@/lib/api/route"],
     ["lib/client/probe.ts", "@/lib/contracts/webhooks"],
+    ["lib/forwarding/probe.ts", "@/lib/outbound/webhook-sender"],
+    ["lib/forwarding/probe.ts", "@/lib/inbox/deliveries"],
+    ["lib/api/probe.ts", "@/lib/forwarding/outgoing-request"],
     // Tests may reach across layers (an HTTP test uses the typed client, a provider test creates a workspace).
     ["lib/providers/probe.test.ts", "@/lib/enrichment/waterfall"],
   ])("allows %s importing %s", async (file, specifier) => {

@@ -180,8 +180,8 @@ async function attempt(videoId: string, options: FetchVideoDetailsOptions): Prom
       throw new VideoError("upstream", "video details answer too large", { cause: error });
     if (error instanceof OutboundError && error.reason === "timeout")
       throw new RetryableError("upstream", "video details request timed out", { cause: error });
-    // No answer at all (DNS, refused or reset connection): YouTube is unreachable from here, not misbehaving.
-    if (error instanceof OutboundError && (error.reason === "dns" || error.reason === "connect"))
+    // No answer at all (DNS, refused or reset connection, failed TLS): YouTube is unreachable from here, not misbehaving.
+    if (error instanceof OutboundError && ["dns", "connect", "tls"].includes(error.reason))
       throw new RetryableError("unreachable", "YouTube could not be reached", { cause: error });
     throw new RetryableError("upstream", "video details request failed", { cause: error });
   }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { classifyAddress, isAllowedAddress, isPublicAddress } from "@/lib/outbound/address-policy";
+import {
+  addressKind,
+  classifyAddress,
+  forwardingAddressCheck,
+  isAllowedAddress,
+  isPublicAddress,
+} from "@/lib/outbound/address-policy";
 
 describe("classifyAddress", () => {
   it.each([
@@ -111,5 +117,102 @@ describe("isAllowedAddress", () => {
     expect(isAllowedAddress("0.0.0.0", { allowLoopback: true })).toBe(false);
     expect(isAllowedAddress("fe80::1", { allowLoopback: true })).toBe(false);
     expect(isAllowedAddress("8.8.8.8")).toBe(true);
+  });
+});
+
+describe("addressKind", () => {
+  it.each([
+    ["8.8.8.8", "public"],
+    ["::ffff:8.8.8.8", "public"],
+    ["127.0.0.1", "loopback"],
+    ["::1", "loopback"],
+    ["::ffff:127.0.0.1", "loopback"],
+    ["10.1.2.3", "private"],
+    ["172.16.0.1", "private"],
+    ["192.168.0.1", "private"],
+    ["100.64.0.1", "private"],
+    ["fd12:3456::1", "private"],
+    ["::ffff:10.0.0.1", "private"],
+    ["169.254.169.254", "link_local"],
+    ["::ffff:169.254.169.254", "link_local"],
+    ["100.100.100.200", "link_local"], // Alibaba metadata, inside carrier-grade NAT space
+    ["fe80::1", "link_local"],
+    ["fd00:ec2::254", "link_local"], // AWS metadata, inside unique local space
+    ["64:ff9b::a9fe:a9fe", "link_local"], // NAT64 to the translator's metadata service
+    ["64:ff9b::127.0.0.1", "reserved"],
+    ["0.0.0.0", "reserved"],
+    ["224.0.0.1", "reserved"],
+    ["2001:db8::1", "reserved"],
+    ["not-an-ip", "reserved"],
+  ])("%s is %s", (ip, kind) => {
+    expect(addressKind(ip)).toBe(kind);
+  });
+});
+
+describe("forwardingAddressCheck", () => {
+  const publicOnly = forwardingAddressCheck({ private: false, ranges: [] });
+  const allowPrivate = forwardingAddressCheck({ private: true, ranges: [] });
+
+  it("allows public addresses only by default", () => {
+    for (const ip of ["8.8.8.8", "2606:4700:4700::1111", "::ffff:8.8.8.8"]) expect(publicOnly(ip)).toBe(true);
+    for (const ip of ["127.0.0.1", "::1", "10.0.0.1", "192.168.1.1", "fd00::1", "::ffff:127.0.0.1", "::ffff:a00:1"])
+      expect(publicOnly(ip)).toBe(false);
+  });
+
+  it("opens private and loopback with `private`, but not link-local, metadata or reserved space", () => {
+    for (const ip of ["127.0.0.1", "::1", "10.0.0.1", "172.20.0.5", "192.168.1.1", "100.64.0.1", "fd00::1"])
+      expect(allowPrivate(ip)).toBe(true);
+    for (const ip of [
+      "169.254.169.254",
+      "::ffff:169.254.169.254",
+      "100.100.100.200",
+      "fe80::1",
+      "fd00:ec2::254",
+      "0.0.0.0",
+      "224.0.0.1",
+    ])
+      expect(allowPrivate(ip)).toBe(false);
+  });
+
+  it("opens exactly the listed ranges, IPv4-mapped addresses matched as IPv4", () => {
+    const check = forwardingAddressCheck({
+      private: false,
+      ranges: [
+        ["10.0.0.0", 8],
+        ["127.0.0.1", 32],
+        ["fd00:1::", 32],
+      ],
+    });
+    for (const ip of ["10.255.0.1", "127.0.0.1", "::ffff:127.0.0.1", "::ffff:a00:1", "fd00:1::5", "8.8.8.8"])
+      expect(check(ip)).toBe(true);
+    for (const ip of ["127.0.0.2", "::1", "172.16.0.1", "192.168.1.1", "fd00:2::5", "169.254.169.254"])
+      expect(check(ip)).toBe(false);
+  });
+
+  it("opens link-local and metadata addresses only through a range inside them, not a broad one", () => {
+    const broad = forwardingAddressCheck({
+      private: true,
+      ranges: [
+        ["0.0.0.0", 0],
+        ["::", 0],
+        ["100.64.0.0", 10],
+        ["fd00::", 8],
+      ],
+    });
+    for (const ip of ["169.254.169.254", "100.100.100.200", "fe80::1", "fd00:ec2::254", "::ffff:169.254.169.254"])
+      expect(broad(ip)).toBe(false);
+    expect(broad("0.0.0.0")).toBe(true); // reserved space a listed range covers is the operator's choice
+
+    const named = forwardingAddressCheck({
+      private: false,
+      ranges: [
+        ["169.254.169.254", 32],
+        ["fe80::", 10],
+        ["fd00:ec2::254", 128],
+      ],
+    });
+    for (const ip of ["169.254.169.254", "::ffff:169.254.169.254", "fe80::abcd", "fd00:ec2::254"])
+      expect(named(ip)).toBe(true);
+    for (const ip of ["169.254.169.253", "100.100.100.200", "fd00:ec2::253"]) expect(named(ip)).toBe(false);
   });
 });

@@ -5,24 +5,42 @@ import { isIPv4, isIPv6 } from "node:net";
  * private and shared ranges, loopback, link-local (cloud metadata lives at 169.254.169.254 and fd00:ec2::254),
  * documentation, benchmarking, multicast and reserved space. IPv6 forms that carry an IPv4 address inside (mapped,
  * compatible, NAT64, 6to4) are judged by that IPv4 address, so `::ffff:127.0.0.1` is loopback, not "some IPv6".
+ * Forwarding lets the operator open private and loopback space (`forwardingAddressCheck`); link-local and metadata
+ * addresses stay shut unless a range the operator lists lies inside them.
  */
 
 /** "loopback" is split out because tests may allow it; "blocked" is never connected to. */
 export type AddressClass = "public" | "loopback" | "blocked";
 
+/**
+ * The finer kind forwarding's operator setting tells apart: "private" (RFC 1918, carrier-grade NAT, unique local
+ * IPv6), "link_local" (link-local and cloud metadata addresses) and "reserved" (everything else that is not public).
+ */
+export type AddressKind = "public" | "loopback" | "private" | "link_local" | "reserved";
+
 type Range = readonly [base: string, prefix: number];
 
-// IANA IPv4 Special-Purpose Address Registry entries that are not globally reachable (plus 224/4 multicast).
-const BLOCKED_V4: readonly Range[] = [
-  ["0.0.0.0", 8], // "this network"
-  ["10.0.0.0", 8], // private
+/** Link-local ranges and the metadata addresses that sit inside other ranges; checked before those ranges. */
+const LINK_LOCAL: readonly Range[] = [
+  ["169.254.0.0", 16], // link-local; metadata of AWS, GCP, Azure, Oracle at 169.254.169.254
+  ["100.100.100.200", 32], // Alibaba Cloud metadata, inside 100.64/10
+  ["fe80::", 10], // IPv6 link-local
+  ["fd00:ec2::254", 128], // AWS IPv6 metadata, inside fc00::/7
+];
+
+const PRIVATE_V4: readonly Range[] = [
+  ["10.0.0.0", 8],
   ["100.64.0.0", 10], // carrier-grade NAT
-  ["169.254.0.0", 16], // link-local, cloud metadata
-  ["172.16.0.0", 12], // private
+  ["172.16.0.0", 12],
+  ["192.168.0.0", 16],
+];
+
+// The rest of the IANA IPv4 Special-Purpose Address Registry that is not globally reachable (plus 224/4 multicast).
+const RESERVED_V4: readonly Range[] = [
+  ["0.0.0.0", 8], // "this network"
   ["192.0.0.0", 24], // IETF protocol assignments
   ["192.0.2.0", 24], // TEST-NET-1
   ["192.88.99.0", 24], // deprecated 6to4 relay anycast
-  ["192.168.0.0", 16], // private
   ["198.18.0.0", 15], // benchmarking
   ["198.51.100.0", 24], // TEST-NET-2
   ["203.0.113.0", 24], // TEST-NET-3
@@ -31,7 +49,7 @@ const BLOCKED_V4: readonly Range[] = [
 ];
 
 // Inside 2000::/3 (the only IPv6 space assigned as global unicast), the parts that are not reachable hosts.
-const BLOCKED_V6_GLOBAL: readonly Range[] = [
+const RESERVED_V6_GLOBAL: readonly Range[] = [
   ["2001::", 32], // Teredo: the real endpoint hides behind a relay
   ["2001:2::", 48], // benchmarking
   ["2001:10::", 28], // ORCHID
@@ -41,6 +59,7 @@ const BLOCKED_V6_GLOBAL: readonly Range[] = [
 ];
 
 const V4_LOOPBACK: Range = ["127.0.0.0", 8];
+const V6_UNIQUE_LOCAL: Range = ["fc00::", 7];
 
 /** True when `ip` is an IPv4 or IPv6 literal we would connect to on the public internet. */
 export function isPublicAddress(ip: string): boolean {
@@ -55,40 +74,104 @@ export function isAllowedAddress(ip: string, options: { allowLoopback?: boolean 
 
 /** Classifies an IP literal; anything that is not a valid literal is "blocked". */
 export function classifyAddress(ip: string): AddressClass {
-  const bare = ip.startsWith("[") && ip.endsWith("]") ? ip.slice(1, -1) : ip;
-  if (isIPv4(bare)) return classifyV4(parseV4(bare));
+  const kind = addressKind(ip);
+  return kind === "public" || kind === "loopback" ? kind : "blocked";
+}
+
+/** The kind of an IP literal; anything that is not a valid literal is "reserved". */
+export function addressKind(ip: string): AddressKind {
+  const bare = unbracketed(ip);
+  if (isIPv4(bare)) return kindV4(parseV4(bare));
   // A zone id (fe80::1%eth0) only exists for link-local scopes.
-  if (bare.includes("%") || !isIPv6(bare)) return "blocked";
-  return classifyV6(parseV6(bare));
+  if (bare.includes("%")) return "link_local";
+  if (!isIPv6(bare)) return "reserved";
+  return kindV6(parseV6(bare));
 }
 
-function classifyV4(address: number): AddressClass {
+/** What the operator's FORWARD_ALLOW_PRIVATE opens beyond public addresses (lib/env.ts parses it). */
+export interface ForwardingAllowance {
+  /** Private and loopback addresses (`true`): not link-local or metadata ones. */
+  private: boolean;
+  /** Listed ranges, as [base, prefix length]. */
+  ranges: readonly Range[];
+}
+
+/**
+ * The address check for forwarding destinations: public addresses, plus what `allowance` opens. A link-local or
+ * metadata address is opened only by a listed range that lies inside a link-local or metadata range
+ * (`169.254.169.254/32`, `fe80::/64`), never by a broad one that merely contains it (`0.0.0.0/0`), so opening
+ * "everything" by accident still keeps the cloud's credentials out of reach. IPv4-mapped IPv6 addresses are matched
+ * as their IPv4 address.
+ */
+export function forwardingAddressCheck(allowance: ForwardingAllowance): (ip: string) => boolean {
+  const ranges = allowance.ranges.map((range) => ({ range, opensLinkLocal: liesInLinkLocal(range) }));
+  return (ip) => {
+    const address = mappedV4(unbracketed(ip)) ?? unbracketed(ip);
+    const kind = addressKind(address);
+    if (kind === "public") return true;
+    if (allowance.private && (kind === "private" || kind === "loopback")) return true;
+    return ranges.some(
+      ({ range, opensLinkLocal }) => (kind !== "link_local" || opensLinkLocal) && inRange(address, range),
+    );
+  };
+}
+
+function unbracketed(ip: string): string {
+  return ip.startsWith("[") && ip.endsWith("]") ? ip.slice(1, -1) : ip;
+}
+
+/** `a.b.c.d` for an IPv4-mapped IPv6 literal (`::ffff:a.b.c.d`, `::ffff:xxxx:xxxx`), else undefined. */
+function mappedV4(ip: string): string | undefined {
+  if (!isIPv6(ip) || ip.includes("%")) return undefined;
+  const words = parseV6(ip);
+  if (!words.slice(0, 5).every((word) => word === 0) || words[5] !== 0xffff) return undefined;
+  return [words[6]! >>> 8, words[6]! & 0xff, words[7]! >>> 8, words[7]! & 0xff].join(".");
+}
+
+/** Whether every address of `range` is link-local or metadata: its base is, and it is no wider than that range. */
+function liesInLinkLocal([base, prefix]: Range): boolean {
+  return LINK_LOCAL.some((linkLocal) => prefix >= linkLocal[1] && inRange(base, linkLocal));
+}
+
+/** Whether the IP literal `ip` lies in `range`; families must match. */
+function inRange(ip: string, range: Range): boolean {
+  if (isIPv4(ip)) return isIPv4(range[0]) && inV4(parseV4(ip), range);
+  return isIPv6(ip) && isIPv6(range[0]) && inV6(parseV6(ip), range);
+}
+
+function kindV4(address: number): AddressKind {
   if (inV4(address, V4_LOOPBACK)) return "loopback";
-  return BLOCKED_V4.some((range) => inV4(address, range)) ? "blocked" : "public";
+  if (LINK_LOCAL.some((range) => isIPv4(range[0]) && inV4(address, range))) return "link_local";
+  if (PRIVATE_V4.some((range) => inV4(address, range))) return "private";
+  return RESERVED_V4.some((range) => inV4(address, range)) ? "reserved" : "public";
 }
 
-function classifyV6(words: number[]): AddressClass {
+function kindV6(words: number[]): AddressKind {
   const embeddedV4 = ((words[6]! << 16) | words[7]!) >>> 0;
   const zeroUpTo = (count: number) => words.slice(0, count).every((word) => word === 0);
 
   if (zeroUpTo(7) && words[7] === 1) return "loopback"; // ::1
-  if (zeroUpTo(8)) return "blocked"; // ::
-  // ::ffff:a.b.c.d (mapped) reaches the IPv4 host directly, so it keeps the IPv4 class (loopback included).
-  if (zeroUpTo(5) && words[5] === 0xffff) return classifyV4(embeddedV4);
+  if (zeroUpTo(8)) return "reserved"; // ::
+  // ::ffff:a.b.c.d (mapped) reaches the IPv4 host directly, so it keeps the IPv4 kind (loopback included).
+  if (zeroUpTo(5) && words[5] === 0xffff) return kindV4(embeddedV4);
   // ::a.b.c.d (deprecated IPv4-compatible).
-  if (zeroUpTo(6)) return classifyV4(embeddedV4);
-  // NAT64 64:ff9b::/96 goes through a translator to the embedded IPv4 host; a loopback one is not ours, so blocked.
-  if (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((word) => word === 0)) {
-    return classifyV4(embeddedV4) === "public" ? "public" : "blocked";
-  }
-  // 6to4 2002:AABB:CCDD::/48 embeds the IPv4 address in words 1–2.
-  if (words[0] === 0x2002) {
-    return classifyV4(((words[1]! << 16) | words[2]!) >>> 0) === "public" ? "public" : "blocked";
-  }
-  // Outside 2000::/3 everything is special: ::/8, 64:ff9b:1::/48, 100::/64 discard, fc00::/7 unique local
-  // (fd00:ec2::254 metadata), fe80::/10 link-local, fec0::/10 site-local, ff00::/8 multicast.
-  if ((words[0]! & 0xe000) !== 0x2000) return "blocked";
-  return BLOCKED_V6_GLOBAL.some((range) => inV6(words, range)) ? "blocked" : "public";
+  if (zeroUpTo(6)) return kindV4(embeddedV4);
+  // NAT64 64:ff9b::/96 goes through a translator to the embedded IPv4 host, and 6to4 2002:AABB:CCDD::/48 embeds it in
+  // words 1–2: a public host stays public, link-local stays link-local (the translator's metadata service), and the
+  // rest is not ours to reach (the translator's loopback is not our loopback), so reserved.
+  const translated =
+    words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((word) => word === 0)
+      ? kindV4(embeddedV4)
+      : words[0] === 0x2002
+        ? kindV4(((words[1]! << 16) | words[2]!) >>> 0)
+        : undefined;
+  if (translated !== undefined) return translated === "public" || translated === "link_local" ? translated : "reserved";
+  if (LINK_LOCAL.some((range) => isIPv6(range[0]) && inV6(words, range))) return "link_local";
+  if (inV6(words, V6_UNIQUE_LOCAL)) return "private";
+  // Outside 2000::/3 everything else is special: ::/8, 64:ff9b:1::/48, 100::/64 discard, fec0::/10 site-local,
+  // ff00::/8 multicast.
+  if ((words[0]! & 0xe000) !== 0x2000) return "reserved";
+  return RESERVED_V6_GLOBAL.some((range) => inV6(words, range)) ? "reserved" : "public";
 }
 
 function inV4(address: number, [base, prefix]: Range): boolean {

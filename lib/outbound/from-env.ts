@@ -2,6 +2,7 @@ import { env } from "@/lib/env";
 import { createDnsResolver, type DnsResolver } from "./dns-resolver";
 import { createOutboundClient } from "./outbound-client";
 import type { OutboundClient } from "./types";
+import { createWebhookSender, type WebhookSender } from "./webhook-sender";
 
 export interface Outbound {
   http: OutboundClient;
@@ -10,6 +11,7 @@ export interface Outbound {
 
 const PRODUCT = "SignalboxBot/0.1";
 let outbound: Outbound | undefined;
+let forwardClient: WebhookSender | undefined;
 
 /**
  * The process's one outbound client and DNS resolver, configured from the environment. The test-only knobs
@@ -33,4 +35,23 @@ export function outboundFromEnv(): Outbound {
   });
   outbound = { http, dns };
   return outbound;
+}
+
+/**
+ * The process's forwarding sender: DNS_SERVERS for lookups and FORWARD_ALLOW_PRIVATE for which addresses destinations
+ * may have besides public ones. An allowance is announced on stderr once, so an operator sees what is open.
+ */
+export function forwardClientFromEnv(): WebhookSender {
+  if (forwardClient) return forwardClient;
+  const config = env();
+  const allowance = config.FORWARD_ALLOW_PRIVATE;
+  if (allowance.private || allowance.ranges.length > 0) {
+    const opened = [
+      ...(allowance.private ? ["private and loopback addresses"] : []),
+      ...allowance.ranges.map(([base, prefix]) => `${base}/${prefix}`),
+    ];
+    console.warn(`Forwarding may reach ${opened.join(", ")} (FORWARD_ALLOW_PRIVATE).`);
+  }
+  forwardClient = createWebhookSender({ resolver: outboundFromEnv().dns.resolveHost, allowance });
+  return forwardClient;
 }

@@ -1,11 +1,20 @@
-import http, { type IncomingMessage } from "node:http";
-import https from "node:https";
-import { isIP } from "node:net";
+import { type IncomingMessage } from "node:http";
 import { pipeline, Readable } from "node:stream";
 import zlib from "node:zlib";
 import { classifyAddress } from "@/lib/outbound/address-policy";
 import { createDnsResolver } from "@/lib/outbound/dns-resolver";
 import { createHostLimiter, type HostLimiter } from "@/lib/outbound/host-limiter";
+import {
+  asOutboundError,
+  bareHostname,
+  checkScheme,
+  effectivePort,
+  FRAMING_HEADERS,
+  resolveTargets,
+  sendPinned,
+  startDeadline,
+  type PinnedTarget,
+} from "@/lib/outbound/pinned-request";
 import { createRobotsCache, type RobotsCache } from "@/lib/outbound/robots";
 import {
   type HostResolver,
@@ -18,8 +27,8 @@ import {
 /*
  * The OutboundClient on node:http/https (not fetch: fetch resolves names itself, so what we checked need not be what it
  * connects to). Each hop: check scheme and port, resolve the name once, keep only allowed addresses, connect to exactly
- * one of those by IP (Host header and TLS server name carry the name), and read at most `maxBytes` of the decoded
- * body. Redirects are followed by hand so every hop is checked again.
+ * one of those by IP (Host header and TLS server name carry the name; lib/outbound/pinned-request.ts), and read at
+ * most `maxBytes` of the decoded body. Redirects are followed by hand so every hop is checked again.
  */
 
 export const DEFAULT_USER_AGENT = "SignalboxBot/0.1 (+company data collector; honours robots.txt)";
@@ -29,27 +38,11 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_REDIRECTS = 5;
 const DEFAULT_PER_HOST_CONCURRENCY = 2;
 const ALLOWED_PORTS = new Set([80, 443, 8080, 8443]);
-const DEFAULT_PORTS = { "http:": 80, "https:": 443 } as const;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Caller headers that are harmless to carry to another origin; everything else (credentials above all) is dropped. */
 const CROSS_ORIGIN_HEADERS = new Set(["accept", "accept-language"]);
 /** Headers the client owns: framing and hop-by-hop ones would desynchronise the connection, the rest we set honestly. */
-const CLIENT_HEADERS = new Set([
-  "host",
-  "connection",
-  "content-length",
-  "transfer-encoding",
-  "keep-alive",
-  "upgrade",
-  "te",
-  "trailer",
-  "user-agent",
-  "accept-encoding",
-  "proxy-authorization",
-  "proxy-connection",
-]);
-/** Connection errors that happen before anything was sent, so the next address may be tried safely. */
-const NOT_CONNECTED_CODES = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "EAFNOSUPPORT"]);
+const CLIENT_HEADERS = new Set([...FRAMING_HEADERS, "user-agent", "accept-encoding"]);
 
 export interface OutboundClientOptions {
   userAgent?: string;
@@ -68,11 +61,6 @@ export interface OutboundClientOptions {
   perHostConcurrency?: number;
   /** Tests only: extra CA certificates for https fakes. */
   ca?: string | Buffer | (string | Buffer)[];
-}
-
-interface Target {
-  address: string;
-  family: 4 | 6;
 }
 
 interface Hop {
@@ -96,39 +84,29 @@ export function createOutboundClient(
 
   /** Scheme, credentials and port, checked before any DNS. */
   function checkUrl(url: URL): void {
-    if (url.protocol !== "http:" && url.protocol !== "https:")
-      throw new OutboundRefusedError("blocked_url", `only http and https URLs are fetched, not ${url.protocol}`);
-    if (url.username !== "" || url.password !== "")
-      throw new OutboundRefusedError("blocked_url", "URLs with credentials are not fetched");
+    checkScheme(url);
     if (!allowLoopback && !ALLOWED_PORTS.has(effectivePort(url)))
       throw new OutboundRefusedError("blocked_url", `port ${effectivePort(url)} is not allowed`);
   }
 
   /** The addresses we may connect to for this URL, in the order to try them. */
-  async function targetsFor(url: URL, signal: AbortSignal): Promise<Target[]> {
-    const host = bareHostname(url);
-    let addresses: string[];
-    if (isIP(host) !== 0) addresses = [host];
-    // RFC 6761: "localhost" names are loopback by definition, whatever a DNS server might say.
-    else if (host === "localhost" || host.endsWith(".localhost")) addresses = ["127.0.0.1", "::1"];
-    else addresses = await untilAborted(resolver(host, signal), signal);
-    if (addresses.length === 0) throw new OutboundError("dns", `${host} has no addresses`);
-
-    const allowed = addresses.filter((address) => {
-      const kind = classifyAddress(address);
-      return kind === "public" || (kind === "loopback" && loopbackAllowedFor(url));
+  async function targetsFor(url: URL, signal: AbortSignal): Promise<PinnedTarget[]> {
+    const targets = await resolveTargets(url, {
+      resolver,
+      signal,
+      isAllowed: (address) => {
+        const kind = classifyAddress(address);
+        return kind === "public" || (kind === "loopback" && loopbackAllowedFor(url));
+      },
+      require: "any",
     });
-    // The message names the host only when it is a name: an address, even one from the URL, stays out of messages.
-    if (allowed.length === 0)
-      throw new OutboundRefusedError(
-        "blocked_address",
-        isIP(host) === 0 ? `${host} does not resolve to a public address` : "the URL's address is not public",
-      );
     // Loopback targets (tests) may use any port; public ones only the usual web ports.
-    if (!ALLOWED_PORTS.has(effectivePort(url)) && allowed.some((address) => classifyAddress(address) !== "loopback")) {
+    if (
+      !ALLOWED_PORTS.has(effectivePort(url)) &&
+      targets.some(({ address }) => classifyAddress(address) !== "loopback")
+    )
       throw new OutboundRefusedError("blocked_url", `port ${effectivePort(url)} is not allowed`);
-    }
-    return allowed.map((address) => ({ address, family: isIP(address) === 6 ? 6 : 4 }));
+    return targets;
   }
 
   function connectPort(url: URL): number {
@@ -137,58 +115,14 @@ export function createOutboundClient(
     return override ?? effectivePort(url);
   }
 
-  function send(hop: Hop, target: Target, signal: AbortSignal): Promise<IncomingMessage> {
-    const { url } = hop;
+  function send(hop: Hop, targets: PinnedTarget[], signal: AbortSignal): Promise<IncomingMessage> {
     const headers: Record<string, string> = {
       ...hop.headers,
-      host: url.host,
       "user-agent": userAgent,
       "accept-encoding": "gzip, deflate, br",
     };
     if (headers.accept === undefined) headers.accept = "*/*";
-    if (hop.body !== undefined) headers["content-length"] = String(Buffer.byteLength(hop.body));
-    const host = bareHostname(url);
-    const requestOptions: https.RequestOptions = {
-      host: target.address,
-      family: target.family,
-      port: connectPort(url),
-      path: `${url.pathname}${url.search}`,
-      method: hop.method,
-      headers,
-      agent: false,
-      signal,
-      // The certificate is checked against the name, not the address we connect to; IP literals send no SNI.
-      ...(url.protocol === "https:" ? { servername: isIP(host) === 0 ? host : undefined, ca: options.ca } : {}),
-    };
-    const transport = url.protocol === "https:" ? https : http;
-    return new Promise<IncomingMessage>((resolve, reject) => {
-      let connected = false;
-      const request = transport.request(requestOptions, resolve);
-      request.on("socket", (socket) => {
-        socket.once(url.protocol === "https:" ? "secureConnect" : "connect", () => {
-          connected = true;
-        });
-      });
-      request.on("error", (error: NodeJS.ErrnoException) => {
-        (error as NodeJS.ErrnoException & { notConnected?: boolean }).notConnected =
-          !connected && NOT_CONNECTED_CODES.has(error.code ?? "");
-        reject(error);
-      });
-      request.end(hop.body);
-    });
-  }
-
-  async function sendToAny(hop: Hop, targets: Target[], signal: AbortSignal): Promise<IncomingMessage> {
-    let lastError: unknown;
-    for (const target of targets) {
-      try {
-        return await send(hop, target, signal);
-      } catch (error) {
-        lastError = error;
-        if (!(error as { notConnected?: boolean }).notConnected) break;
-      }
-    }
-    throw lastError;
+    return sendPinned({ ...hop, headers, port: connectPort(hop.url), ca: options.ca }, targets, signal);
   }
 
   const client: OutboundClient & Required<Pick<OutboundClient, "robotsFor">> = {
@@ -207,20 +141,9 @@ export function createOutboundClient(
         throw new OutboundRefusedError("blocked_url", "the URL is not valid");
       }
 
-      // One controller for the whole request: the total timeout and the caller's signal both end it.
-      const controller = new AbortController();
-      let ended: "timeout" | "aborted" | undefined;
-      const end = (why: "timeout" | "aborted") => {
-        ended ??= why;
-        controller.abort(
-          new OutboundError(ended, ended === "timeout" ? "the request timed out" : "the request was aborted"),
-        );
-      };
-      const timer = setTimeout(() => end("timeout"), timeoutMs);
-      const onCallerAbort = () => end("aborted");
-      if (init.signal?.aborted) end("aborted");
-      init.signal?.addEventListener("abort", onCallerAbort, { once: true });
-      const signal = controller.signal;
+      // One deadline for the whole request: the total timeout and the caller's signal both end it.
+      const deadline = startDeadline(timeoutMs, init.signal);
+      const signal = deadline.signal;
 
       let hop: Hop = { url, method: init.method ?? "GET", headers: callerHeaders(init.headers), body: init.body };
       const chain: string[] = [];
@@ -238,7 +161,7 @@ export function createOutboundClient(
           const targets = await targetsFor(hop.url, signal);
           const release = await limiter.acquire(bareHostname(hop.url), signal);
           try {
-            const response = await sendToAny(hop, targets, signal);
+            const response = await send(hop, targets, signal);
             const status = response.statusCode ?? 0;
             const location = response.headers.location;
             if (REDIRECT_STATUSES.has(status) && location !== undefined && maxRedirects > 0) {
@@ -255,24 +178,13 @@ export function createOutboundClient(
           }
         }
       } catch (error) {
-        throw asOutboundError(error, ended, hop.url);
+        throw asOutboundError(error, deadline.ended, hop.url);
       } finally {
-        clearTimeout(timer);
-        init.signal?.removeEventListener("abort", onCallerAbort);
+        deadline.dispose();
       }
     },
   };
   return client;
-}
-
-function effectivePort(url: URL): number {
-  return url.port !== "" ? Number(url.port) : DEFAULT_PORTS[url.protocol as keyof typeof DEFAULT_PORTS];
-}
-
-/** The URL's host without IPv6 brackets or a trailing root dot. */
-function bareHostname(url: URL): string {
-  const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-  return host.endsWith(".") ? host.slice(0, -1) : host;
 }
 
 function callerHeaders(headers: Record<string, string> | undefined): Record<string, string> {
@@ -480,29 +392,6 @@ function decodeText(body: Buffer, contentType: string | null): string {
   return new TextDecoder("utf-8").decode(body);
 }
 
-/** A resolver that ignores its signal must still not outlive the request's timeout. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
-
 function throwIfEnded(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason;
-}
-
-/** Every failure as an OutboundError or OutboundRefusedError, worded without addresses or caller data. */
-function asOutboundError(error: unknown, ended: "timeout" | "aborted" | undefined, url: URL): Error {
-  if (error instanceof OutboundRefusedError) return error;
-  if (ended !== undefined)
-    return new OutboundError(ended, ended === "timeout" ? "the request timed out" : "the request was aborted");
-  if (error instanceof OutboundError) return error;
-  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? "";
-  if (code.startsWith("HPE_") || code === "ERR_INVALID_HTTP_RESPONSE")
-    return new OutboundError("protocol", `${url.host} answered with invalid HTTP (${code})`);
-  // Cause deliberately left off: Node's connection errors name the address and port we connected to.
-  return new OutboundError("connect", `could not talk to ${url.host}${code ? ` (${code})` : ""}`);
 }

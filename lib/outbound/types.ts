@@ -61,7 +61,16 @@ export type OutboundRefusal =
   | "robots"
   | "too_many_redirects";
 
-export type OutboundFailure = "dns" | "connect" | "timeout" | "aborted" | "too_large" | "invalid_body" | "protocol";
+export type OutboundFailure =
+  | "dns"
+  | "connect"
+  /** The TLS handshake failed: a certificate that is expired, self-signed or for another name, or no common cipher. */
+  | "tls"
+  | "timeout"
+  | "aborted"
+  | "too_large"
+  | "invalid_body"
+  | "protocol";
 
 /** We would not make the request. Messages name the reason, never an internal address. */
 export class OutboundRefusedError extends Error {

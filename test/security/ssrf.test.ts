@@ -9,6 +9,7 @@ import { createSecEdgarFundingSource } from "@/lib/providers/first-party/funding
 import { createDnsResolver } from "@/lib/outbound/dns-resolver";
 import { createOutboundClient } from "@/lib/outbound/outbound-client";
 import { type HostResolver, OutboundRefusedError } from "@/lib/outbound/types";
+import { createWebhookSender } from "@/lib/outbound/webhook-sender";
 import { createBuiltWithTechnographicsProvider } from "@/lib/providers/vendors/builtwith";
 import { createHunterDomainEmailsProvider } from "@/lib/providers/vendors/hunter";
 import { createPeopleDataLabsFundingProvider } from "@/lib/providers/vendors/peopledatalabs";
@@ -26,8 +27,8 @@ import { FAKE_VIDEOS, type FakeYouTube, startFakeYouTube } from "@/test/fakes/yo
  * (lib/outbound); which addresses it refuses is proven address by address in address-policy.test.ts, and
  * how it resolves, checks and connects in outbound-client.test.ts. This suite shows that each call site actually
  * reaches the network through that client, with its own inputs: the YouTube client, the vendor adapters (through
- * vendor-request.ts, their one way out), SEC EDGAR, the website crawler and robots.txt, and the DNS-backed resolver
- * the collectors use. For each: private ranges, loopback, link-local/metadata, IPv6 forms, decimal/octal/hex/short
+ * vendor-request.ts, their one way out), SEC EDGAR, the website crawler and robots.txt, the DNS-backed resolver
+ * the collectors use, and the forwarding sender (destination URLs from API callers, on the same pinned requests). For each: private ranges, loopback, link-local/metadata, IPv6 forms, decimal/octal/hex/short
  * IPv4 literals, names resolving to any of those, redirects to each, and DNS rebinding.
  *
  * "Never reached" is observed two ways: an internal service on loopback (127.0.0.1 and ::1, one port) that must log
@@ -653,6 +654,42 @@ describe("DNS rebinding at each call site: allowed on the first lookup, metadata
 
 // ------------------------------------------------------------------------------------------------ the one way out
 
+describe("forwarding sender (destination URLs from API callers)", () => {
+  /** The sender as forwardClientFromEnv builds it: FORWARD_ALLOW_PRIVATE unset, or `true`. */
+  function sender(resolver: HostResolver, allowPrivate = false) {
+    return createWebhookSender({ resolver, allowance: { private: allowPrivate, ranges: [] } });
+  }
+  const send = (forward: ReturnType<typeof sender>, url: string) =>
+    forward.sendWebhook({ url, body: Buffer.from("{}"), headers: {}, timeoutMs: 5_000 });
+  const linkLocal = ([name]: [string, string]) => /metadata|link-local/.test(name);
+
+  // Forwarding takes any port, so the URL keeps the internal service's: a wrongly allowed request would reach it.
+  it.each(BLOCKED_URLS)("sends nothing to %s", async (_name, pattern) => {
+    const result = await send(sender(tableResolver({}).resolve), withPort(pattern));
+    expect(result).toMatchObject({ kind: "failure", error: "refused", refusal: "blocked_address" });
+    expectNothingReached();
+    expect(attempts).toEqual([]);
+  });
+
+  it.each(BLOCKED_ANSWERS)("sends nothing to a name resolving to %s (%s)", async (_name, address) => {
+    const resolver = tableResolver({ "victim.example": [address] });
+    const result = await send(sender(resolver.resolve), withPort("http://victim.example:PORT/"));
+    expect(result).toMatchObject({ kind: "failure", error: "refused", refusal: "blocked_address" });
+    expectNothingReached();
+    expect(attempts).toEqual([]);
+  });
+
+  it.each([...BLOCKED_URLS.filter(linkLocal), ...BLOCKED_ANSWERS.filter(linkLocal)])(
+    "sends nothing to %s with FORWARD_ALLOW_PRIVATE=true",
+    async (_name, target) => {
+      const url = target.includes("/") ? withPort(target) : withPort("http://victim.example:PORT/");
+      const result = await send(sender(tableResolver({ "victim.example": [target] }).resolve, true), url);
+      expect(result).toMatchObject({ kind: "failure", error: "refused", refusal: "blocked_address" });
+      expect(attempts).toEqual([]);
+    },
+  );
+});
+
 describe("the outbound client is the only way out", () => {
   /** Server-side sources: lib/ (the browser client under lib/client excepted). */
   function serverSources(dir: string): string[] {
@@ -666,6 +703,8 @@ describe("the outbound client is the only way out", () => {
   // Each entry says why the file may touch sockets: none of them makes an outbound request on a caller's behalf.
   const SOCKET_USERS: Record<string, string> = {
     "lib/outbound/outbound-client.ts": "the outbound client itself",
+    "lib/outbound/pinned-request.ts": "the checked, pinned request the outbound client and the forwarding sender share",
+    "lib/env.ts": "isIP only, to validate FORWARD_ALLOW_PRIVATE",
     "lib/outbound/address-policy.ts": "isIPv4/isIPv6 only",
     "lib/inbox/source-ip.ts": "isIP only",
     "lib/db/embedded-postgres.ts": "finds a free loopback port for the embedded database",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseRetryAfter } from "./vendor-request";
+import { parseRetryAfter } from "@/lib/outbound/retry-after";
 
 /*
  * What both People Data Labs adapters (company, person) share: the API's base URL, how it says when to retry, and

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createOutboundClient } from "@/lib/outbound/outbound-client";
 import { sendJson, startFakeVendorServer, type FakeVendorServer } from "@/test/fakes/vendor-server";
 import { vendorFailure, withRequestCount } from "@/test/vendor-failures";
-import { parseRetryAfter, requestVendorJson, type VendorRequest } from "./vendor-request";
+import { requestVendorJson, type VendorRequest } from "./vendor-request";
 
 // The retry policy every adapter shares, against a plain JSON API on loopback that answers what each test scripts.
 const http = createOutboundClient({ allowLoopback: true });
@@ -44,23 +44,6 @@ function call(overrides: Partial<VendorRequest> = {}) {
 function failure(promise: Promise<unknown>) {
   return vendorFailure(promise, ["secret-key", "scripted"]);
 }
-
-describe("parseRetryAfter", () => {
-  const now = Date.parse("2025-06-01T12:00:00Z");
-
-  it("reads delay-seconds, HTTP dates and ISO times as seconds from now", () => {
-    expect(parseRetryAfter("7", now)).toBe(7);
-    expect(parseRetryAfter(" 0 ", now)).toBe(0);
-    expect(parseRetryAfter("Sun, 01 Jun 2025 12:01:30 GMT", now)).toBe(90);
-    expect(parseRetryAfter("2025-06-01T12:00:05Z", now)).toBe(5);
-  });
-
-  it("a time already past is no wait; nonsense is no answer", () => {
-    expect(parseRetryAfter("Sun, 01 Jun 2025 11:00:00 GMT", now)).toBe(0);
-    expect(parseRetryAfter("soon", now)).toBeUndefined();
-    expect(parseRetryAfter(null, now)).toBeUndefined();
-  });
-});
 
 describe("requestVendorJson", () => {
   it("answers a 2xx with its parsed JSON, a 404 with not found", async () => {

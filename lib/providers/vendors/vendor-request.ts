@@ -1,3 +1,4 @@
+import { parseRetryAfter } from "@/lib/outbound/retry-after";
 import { OutboundError, OutboundRefusedError, type OutboundClient, type OutboundResponse } from "@/lib/outbound/types";
 import { VendorError } from "./vendor-error";
 
@@ -172,6 +173,7 @@ function transportFailure(error: unknown, signal: AbortSignal): Failure {
         return { error: new VendorError("aborted", "upstream request aborted", { cause: error }) };
       case "dns":
       case "connect":
+      case "tls":
       case "protocol":
         break;
     }
@@ -192,18 +194,6 @@ function abortError(signal: AbortSignal): VendorError {
 
 function retryAfterHeader(headers: Headers): number | undefined {
   return parseRetryAfter(headers.get("retry-after"));
-}
-
-/**
- * A wait as seconds from now: delay-seconds or an HTTP date (RFC 9110 §10.2.3); any other date `Date.parse` reads
- * (such as an ISO 8601 reset time) is accepted too.
- */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { Funding, FundingRound } from "@/lib/providers/fields/intelligence";
+import { parseRetryAfter } from "@/lib/outbound/retry-after";
 import type { OutboundClient, OutboundResponse } from "@/lib/outbound/types";
 import { VendorError } from "@/lib/providers/vendors/vendor-error";
-import { parseRetryAfter, requestVendorJson } from "@/lib/providers/vendors/vendor-request";
+import { requestVendorJson } from "@/lib/providers/vendors/vendor-request";
 import { displayNameEntity, sameCompany, searchPhrase } from "./company-names";
 import { type FormDDocument, parseFormD } from "./form-d";
 
