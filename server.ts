@@ -16,6 +16,8 @@ import { ensureDemoWorkspace, type DemoCredentials } from "@/lib/launcher/demo-w
 import { disconnectDb } from "@/lib/db/client";
 import { openDatabaseServer } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { startForwardWorker, type ForwardWorker } from "@/lib/forwarding/forward-worker";
+import { forwardClientFromEnv } from "@/lib/outbound/from-env";
 import { keepHeaderBytes } from "@/lib/api/header-bytes";
 import { endAfterRequestBody } from "@/lib/api/request-drain";
 import { handleIngestRequest, matchIngestPath } from "@/lib/api/ingest-http";
@@ -97,6 +99,7 @@ async function main(): Promise<void> {
   );
 
   let server: Server | undefined;
+  let forwardWorker: ForwardWorker | undefined;
   let stopping = false;
   const shutdown = async (reason: string, exitCode: number) => {
     if (stopping) return;
@@ -108,6 +111,7 @@ async function main(): Promise<void> {
       server.closeAllConnections();
       await closed;
     }
+    await forwardWorker?.stop().catch((error: unknown) => console.error("Could not stop forwarding cleanly:", error));
     await disconnectDb().catch(() => {});
     await database.stop().catch((error: unknown) => console.error("Could not stop PostgreSQL cleanly:", error));
     process.exit(exitCode);
@@ -123,6 +127,12 @@ async function main(): Promise<void> {
     if (env.PUBLIC_BASE_URL) process.env.NEXTAUTH_URL = env.PUBLIC_BASE_URL;
     else process.env.AUTH_TRUST_HOST = "1";
     const demo = await ensureDemoWorkspace();
+    if (env.FORWARD_WORKER)
+      forwardWorker = await startForwardWorker({
+        connectionString: database.url,
+        concurrency: env.FORWARD_CONCURRENCY,
+        sender: forwardClientFromEnv(),
+      });
 
     const app = next({ dev, dir: process.cwd(), hostname: env.HOST, port: env.PORT });
     await app.prepare();

@@ -108,6 +108,13 @@ const envSchema = z.object({
    * Next.js route handler (app/webhooks/ingest/[hookId]/route.ts), as deployments without the launcher serve it.
    */
   INGEST_FAST_PATH: flag(true),
+  /**
+   * This instance runs forwarding jobs (attempts to destinations). Any number of instances may; false leaves them to
+   * the others, e.g. to keep a dedicated ingest tier.
+   */
+  FORWARD_WORKER: flag(true),
+  /** Forwarding attempts in flight at once on this instance. */
+  FORWARD_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
   PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
   /** Signs pagination cursors (and later sessions). Generated and kept in the database when not set. */
   SIGNALBOX_SECRET: optionalString.pipe(z.string().min(32, { error: "must be at least 32 characters" }).optional()),

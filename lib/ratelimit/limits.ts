@@ -2,7 +2,7 @@ import { ApiError } from "@/lib/errors";
 import { db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { createPgRateLimitStore } from "./pg-store";
-import { createWindowLimiter, limitPerWindow, type WindowLimiter } from "./window-limiter";
+import { createWindowLimiter, limitPerWindow, type RateDecision, type WindowLimiter } from "./window-limiter";
 
 /*
  * The app's limits, per minute and shared by every instance through PostgreSQL (./window-limiter.ts explains how
@@ -15,27 +15,34 @@ import { createWindowLimiter, limitPerWindow, type WindowLimiter } from "./windo
 // The launcher (tsx) and the route handlers (bundled by Next) load this module separately: one limiter per process,
 // kept on globalThis, so that one timer flushes the counts of both.
 const SLOT = Symbol.for("signalbox.rateLimiter");
-type GlobalWithLimiter = typeof globalThis & { [SLOT]?: { limiter: WindowLimiter; windowMs: number } };
+const FORWARD_SLOT = Symbol.for("signalbox.forwardRateLimiter");
+type GlobalWithLimiter = typeof globalThis & {
+  [SLOT]?: { limiter: WindowLimiter; windowMs: number };
+  [FORWARD_SLOT]?: WindowLimiter;
+};
 
 let lastStoreWarning = 0;
+
+function sharedLimiter(windowMs: number): WindowLimiter {
+  return createWindowLimiter({
+    store: createPgRateLimitStore(db),
+    windowMs,
+    onStoreError: (error) => {
+      // Once a minute at most: while the database is away every flush fails.
+      if (Date.now() - lastStoreWarning < 60_000) return;
+      lastStoreWarning = Date.now();
+      console.warn(
+        `Rate limits: counts could not be shared through the database, limiting per instance meanwhile (${(error as { code?: string }).code ?? String(error)}).`,
+      );
+    },
+  });
+}
 
 function limiter(): { limiter: WindowLimiter; windowMs: number } {
   const holder = globalThis as GlobalWithLimiter;
   if (!holder[SLOT]) {
     const windowMs = env().RATE_LIMIT_WINDOW_SECONDS * 1000;
-    const instance = createWindowLimiter({
-      store: createPgRateLimitStore(db),
-      windowMs,
-      onStoreError: (error) => {
-        // Once a minute at most: while the database is away every flush fails.
-        if (Date.now() - lastStoreWarning < 60_000) return;
-        lastStoreWarning = Date.now();
-        console.warn(
-          `Rate limits: counts could not be shared through the database, limiting per instance meanwhile (${(error as { code?: string }).code ?? String(error)}).`,
-        );
-      },
-    });
-    holder[SLOT] = { limiter: instance, windowMs };
+    holder[SLOT] = { limiter: sharedLimiter(windowMs), windowMs };
   }
   return holder[SLOT];
 }
@@ -75,4 +82,14 @@ export async function enforceApiRateLimit(caller: {
 /** Counts a delivery against its webhook endpoint (an existing, enabled one); throws 429 over the limit. */
 export function enforceIngestRateLimit(endpointId: string): Promise<void> {
   return enforce(`ingest:${endpointId}`, env().RATE_LIMIT_INGEST_PER_MINUTE, "for this webhook endpoint");
+}
+
+/**
+ * Counts one forwarding attempt against its destination's `rateLimitPerSecond`, in one-second windows shared by every
+ * instance like the limits above. Over it: how long to wait; the attempt is not made.
+ */
+export function takeForwardSlot(destinationId: string, perSecond: number): Promise<RateDecision> {
+  const holder = globalThis as GlobalWithLimiter;
+  holder[FORWARD_SLOT] ??= sharedLimiter(1_000);
+  return holder[FORWARD_SLOT].take(`forward:${destinationId}`, perSecond);
 }

@@ -78,16 +78,26 @@ CREATE INDEX "delivery_attempts_forward_id_idx" ON "delivery_attempts"("forward_
 ALTER TABLE "delivery_attempts" ADD CONSTRAINT "delivery_attempts_workspace_id_forward_id_fkey"
     FOREIGN KEY ("workspace_id", "forward_id") REFERENCES "delivery_forwards"("workspace_id", "id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- Every forward written becomes a job, in the transaction that wrote it (ingest's batch INSERT, a replay): one call
--- per statement, however many rows. An ordered destination's jobs share a named queue, which graphile-worker runs one
--- at a time. graphile_worker.add_jobs resolves when the function runs, so its schema may be installed after this.
+-- Every forward written is queued, in the transaction that wrote it (ingest's batch INSERT, a replay): one call per
+-- statement, however many rows (graphile_worker.add_jobs resolves when the function runs, so its schema may be
+-- installed after this). A forward to an unordered destination is a `forward` job of its own. An ordered destination
+-- has one `forward-ordered` job that walks its pending forwards oldest first: keyed by the destination (a second
+-- forward finds the job already queued and keeps its run_at, which may be a retry's wait) and in a named queue of its
+-- own (never two walks of one destination at once).
 CREATE FUNCTION "enqueue_delivery_forwards"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM graphile_worker.add_jobs(ARRAY(
-    SELECT ROW('forward', json_build_object('forwardId', f.id, 'attempt', 1),
-               CASE WHEN d.ordered THEN 'destination:' || d.id END, NULL, NULL, NULL, NULL, NULL)::graphile_worker.job_spec
+    SELECT ROW('forward', json_build_object('forwardId', f.id, 'workspaceId', f.workspace_id, 'attempt', 1),
+               NULL, NULL, NULL, NULL, NULL, NULL)::graphile_worker.job_spec
     FROM new_forwards f
-    JOIN webhook_destinations d ON d.workspace_id = f.workspace_id AND d.id = f.destination_id));
+    JOIN webhook_destinations d ON d.workspace_id = f.workspace_id AND d.id = f.destination_id
+    WHERE NOT d.ordered
+    UNION ALL
+    SELECT ROW('forward-ordered', json_build_object('destinationId', d.id, 'workspaceId', d.workspace_id),
+               'ordered:' || d.id, NULL, NULL, 'ordered:' || d.id, NULL, NULL)::graphile_worker.job_spec
+    FROM webhook_destinations d
+    WHERE d.ordered AND (d.workspace_id, d.id) IN (SELECT workspace_id, destination_id FROM new_forwards)),
+    job_key_preserve_run_at => true);
   RETURN NULL;
 END $$;
 CREATE TRIGGER "delivery_forwards_enqueue" AFTER INSERT ON "delivery_forwards"

@@ -1,0 +1,280 @@
+import type pg from "pg";
+import type { WebhookAttemptResult, WebhookSender } from "@/lib/outbound/webhook-sender";
+import { buildOutgoingRequest } from "./outgoing-request";
+import { attemptVerdict, nextAttemptAt, type AttemptVerdict } from "./retry-schedule";
+
+/*
+ * One attempt of one forward (a delivery on its way to a destination): send it, then record in one transaction what
+ * happened — the attempt, the forward's new state, the destination's health, the next attempt's job, the delivery's
+ * acknowledgement. A job runs at least once (a worker killed mid-send is run again), so the forward's attempt count is
+ * the guard: a job for an attempt already recorded finds the count moved on and ends without sending.
+ */
+
+/** A forward with what sending it needs, read in one statement. */
+export interface ForwardRow {
+  id: string;
+  workspace_id: string;
+  delivery_id: string;
+  destination_id: string;
+  status: "pending" | "succeeded" | "failed";
+  attempt_count: number;
+  forward_created_at: Date;
+  delivery_created_at: Date;
+  url: string;
+  destination_headers: Record<string, string>;
+  signing_secret: string;
+  timeout_ms: number;
+  max_attempts: number;
+  max_age_seconds: number;
+  rate_limit_per_second: number | null;
+  auto_acknowledge: boolean;
+  ordered: boolean;
+  enabled: boolean;
+  webhook_endpoint_id: string;
+  /** Null when the delivery is no longer stored. */
+  raw_body: Buffer | null;
+  content_type: string | null;
+  delivery_headers: Record<string, string> | null;
+}
+
+const FORWARD_COLUMNS = `
+  f.id, f.workspace_id, f.delivery_id, f.destination_id, f.status, f.attempt_count, f.created_at AS forward_created_at,
+  f.delivery_created_at, d.url, d.headers AS destination_headers, d.signing_secret, d.timeout_ms, d.max_attempts,
+  d.max_age_seconds, d.rate_limit_per_second, d.auto_acknowledge, d.ordered, d.enabled, d.webhook_endpoint_id,
+  w.raw_body, w.content_type, w.headers AS delivery_headers`;
+
+const FORWARD_JOINS = `
+  FROM delivery_forwards f
+  JOIN webhook_destinations d ON d.workspace_id = f.workspace_id AND d.id = f.destination_id
+  LEFT JOIN webhook_deliveries w ON w.workspace_id = f.workspace_id AND w.id = f.delivery_id`;
+
+/** The forward `forwardId` of `workspaceId`, or undefined when it (or its destination) was deleted. */
+export async function readForward(
+  pool: pg.Pool,
+  workspaceId: string,
+  forwardId: string,
+): Promise<ForwardRow | undefined> {
+  const { rows } = await pool.query<ForwardRow>(
+    `SELECT ${FORWARD_COLUMNS} ${FORWARD_JOINS} WHERE f.workspace_id = $1 AND f.id = $2`,
+    [workspaceId, forwardId],
+  );
+  return rows[0];
+}
+
+/** An ordered destination's head of line: its oldest pending forward. */
+export async function readOldestPendingForward(
+  pool: pg.Pool,
+  workspaceId: string,
+  destinationId: string,
+): Promise<(ForwardRow & { next_attempt_at: Date | null }) | undefined> {
+  const { rows } = await pool.query<ForwardRow & { next_attempt_at: Date | null }>(
+    `SELECT ${FORWARD_COLUMNS}, f.next_attempt_at ${FORWARD_JOINS}
+     WHERE f.workspace_id = $1 AND f.destination_id = $2 AND f.status = 'pending'
+     ORDER BY f.delivery_created_at, f.delivery_id
+     LIMIT 1`,
+    [workspaceId, destinationId],
+  );
+  return rows[0];
+}
+
+/** What became of the forward after this attempt. */
+export type AttemptOutcome = { kind: "succeeded" } | { kind: "retry"; at: Date } | { kind: "failed"; reason: string };
+
+export interface AttemptDependencies {
+  pool: pg.Pool;
+  sender: WebhookSender;
+  now?: () => Date;
+  random?: () => number;
+  /** Ends an attempt in flight when the worker stops. */
+  signal?: AbortSignal;
+}
+
+/** A forward that cannot be sent at all (its delivery is gone, its destination disabled) ends failed, unattempted. */
+export async function failForward(pool: pg.Pool, forward: ForwardRow, reason: string): Promise<void> {
+  await pool.query(
+    `UPDATE delivery_forwards SET status = 'failed', completed_at = now(), next_attempt_at = NULL
+     WHERE workspace_id = $1 AND id = $2 AND status = 'pending'`,
+    [forward.workspace_id, forward.id],
+  );
+  console.warn(`Forward ${forward.id} to ${forward.destination_id} not sent: ${reason}.`);
+}
+
+/** Sends attempt number `forward.attempt_count + 1` and records it. `scheduleRetry` queues the next attempt's job. */
+export async function attemptForward(
+  forward: ForwardRow & { raw_body: Buffer; delivery_headers: Record<string, string> },
+  dependencies: AttemptDependencies,
+  scheduleRetry: (client: pg.PoolClient, at: Date) => Promise<void>,
+): Promise<AttemptOutcome> {
+  const now = dependencies.now ?? (() => new Date());
+  const attemptNumber = forward.attempt_count + 1;
+  const startedAt = now();
+  const request = buildOutgoingRequest(
+    {
+      id: forward.delivery_id,
+      body: forward.raw_body,
+      contentType: forward.content_type,
+      headers: forward.delivery_headers,
+    },
+    { url: forward.url, headers: forward.destination_headers, secret: forward.signing_secret },
+    startedAt,
+  );
+  const result = await dependencies.sender.sendWebhook({
+    ...request,
+    timeoutMs: forward.timeout_ms,
+    signal: dependencies.signal,
+  });
+  const endedAt = now();
+  const verdict = attemptVerdict(result, endedAt);
+  const outcome = outcomeOf(verdict, forward, attemptNumber, endedAt, dependencies.random);
+  await recordAttempt(dependencies.pool, forward, attemptNumber, startedAt, result, verdict, outcome, scheduleRetry);
+  return outcome;
+}
+
+function outcomeOf(
+  verdict: AttemptVerdict,
+  forward: ForwardRow,
+  attemptNumber: number,
+  now: Date,
+  random: (() => number) | undefined,
+): AttemptOutcome {
+  switch (verdict.kind) {
+    case "delivered":
+      return { kind: "succeeded" };
+    case "destination_gone":
+      return { kind: "failed", reason: "the destination answered 410 Gone and was disabled" };
+    case "misconfigured":
+      return { kind: "failed", reason: "the destination's address is not allowed" };
+    case "retry": {
+      const at = nextAttemptAt({
+        attemptsMade: attemptNumber,
+        since: forward.forward_created_at,
+        now,
+        retry: { maxAttempts: forward.max_attempts, maxAgeSeconds: forward.max_age_seconds },
+        retryAfterSeconds: verdict.retryAfterSeconds,
+        random,
+      });
+      return at ? { kind: "retry", at } : { kind: "failed", reason: "retries exhausted" };
+    }
+  }
+}
+
+/** The attempt's failure as one line for the destination's health, or null for a 2xx. */
+function attemptError(result: WebhookAttemptResult): string | null {
+  if (result.kind === "failure") return result.message;
+  if (result.status >= 200 && result.status < 300) return null;
+  return `HTTP ${result.status}`;
+}
+
+async function recordAttempt(
+  pool: pg.Pool,
+  forward: ForwardRow,
+  attemptNumber: number,
+  startedAt: Date,
+  result: WebhookAttemptResult,
+  verdict: AttemptVerdict,
+  outcome: AttemptOutcome,
+  scheduleRetry: (client: pg.PoolClient, at: Date) => Promise<void>,
+): Promise<void> {
+  const { workspace_id: workspaceId } = forward;
+  const error = attemptError(result);
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    // A 410 disables the destination, which may end the endpoint's forwarding: lock the endpoint first, in the order
+    // every change to its destinations takes (lib/forwarding/endpoint-forwarding.ts).
+    if (verdict.kind === "destination_gone")
+      await client.query(`SELECT 1 FROM webhook_endpoints WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [
+        workspaceId,
+        forward.webhook_endpoint_id,
+      ]);
+    // The guard: only the job whose attempt this is records it (a duplicate run finds the count moved on).
+    const { rowCount } = await client.query(
+      `UPDATE delivery_forwards
+       SET attempt_count = $3, status = $4::"ForwardStatus", next_attempt_at = $5,
+           completed_at = CASE WHEN $4 = 'pending' THEN NULL ELSE now() END
+       WHERE workspace_id = $1 AND id = $2 AND attempt_count = $3 - 1 AND status = 'pending'`,
+      [
+        workspaceId,
+        forward.id,
+        attemptNumber,
+        outcome.kind === "retry" ? "pending" : outcome.kind,
+        outcome.kind === "retry" ? outcome.at : null,
+      ],
+    );
+    if (rowCount === 0) {
+      await client.query("ROLLBACK");
+      return;
+    }
+    await client.query(
+      `INSERT INTO delivery_attempts
+         (workspace_id, forward_id, delivery_id, destination_id, attempt_number, started_at, duration_ms,
+          response_status, response_body, response_body_truncated, error)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        workspaceId,
+        forward.id,
+        forward.delivery_id,
+        forward.destination_id,
+        attemptNumber,
+        startedAt,
+        Math.round(result.durationMs),
+        result.kind === "response" ? result.status : null,
+        result.kind === "response" ? result.bodyPrefix : null,
+        result.kind === "response" && result.bodyTruncated,
+        result.kind === "failure" ? result.message : outcome.kind === "failed" ? outcome.reason : null,
+      ],
+    );
+    await client.query(
+      `UPDATE webhook_destinations
+       SET last_attempt_at = now(),
+           last_success_at = CASE WHEN $3::text IS NULL THEN now() ELSE last_success_at END,
+           last_failure_at = CASE WHEN $3::text IS NULL THEN last_failure_at ELSE now() END,
+           last_error = COALESCE($3, last_error),
+           consecutive_failures = CASE WHEN $3::text IS NULL THEN 0 ELSE consecutive_failures + 1 END,
+           enabled = enabled AND NOT $4, disabled_reason = CASE WHEN $4 THEN 'gone' ELSE disabled_reason END
+       WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, forward.destination_id, error, verdict.kind === "destination_gone"],
+    );
+    if (verdict.kind === "destination_gone") await endForwardingIfNoneEnabled(client, forward);
+    if (outcome.kind === "retry") await scheduleRetry(client, outcome.at);
+    if (outcome.kind === "succeeded" && forward.auto_acknowledge) await acknowledgeWhenAllAccepted(client, forward);
+    await client.query("COMMIT");
+  } catch (caught) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw caught;
+  } finally {
+    client.release();
+  }
+}
+
+async function endForwardingIfNoneEnabled(client: pg.PoolClient, forward: ForwardRow): Promise<void> {
+  await client.query(
+    `UPDATE webhook_endpoints e SET forwarding = false
+     WHERE e.workspace_id = $1 AND e.id = $2 AND e.forwarding
+       AND NOT EXISTS (SELECT 1 FROM webhook_destinations d
+                       WHERE d.workspace_id = e.workspace_id AND d.webhook_endpoint_id = e.id AND d.enabled)`,
+    [forward.workspace_id, forward.webhook_endpoint_id],
+  );
+}
+
+/**
+ * Acknowledges the delivery once every enabled destination of its endpoint has a succeeded forward of it. The
+ * delivery's row is locked first, so two destinations succeeding at once take turns and the second sees the first.
+ */
+async function acknowledgeWhenAllAccepted(client: pg.PoolClient, forward: ForwardRow): Promise<void> {
+  await client.query(`SELECT 1 FROM webhook_deliveries WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [
+    forward.workspace_id,
+    forward.delivery_id,
+  ]);
+  await client.query(
+    `UPDATE webhook_deliveries w SET acknowledged_at = now()
+     WHERE w.workspace_id = $1 AND w.id = $2 AND w.acknowledged_at IS NULL
+       AND NOT EXISTS (
+         SELECT 1 FROM webhook_destinations d
+         WHERE d.workspace_id = $1 AND d.webhook_endpoint_id = $3 AND d.enabled
+           AND NOT EXISTS (SELECT 1 FROM delivery_forwards f
+                           WHERE f.workspace_id = $1 AND f.delivery_id = $2 AND f.destination_id = d.id
+                             AND f.status = 'succeeded'))`,
+    [forward.workspace_id, forward.delivery_id, forward.webhook_endpoint_id],
+  );
+}
