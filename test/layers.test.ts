@@ -32,6 +32,11 @@ describe("layer boundaries", { timeout: 60_000 }, () => {
     ["lib/contracts/probe.ts", "@/lib/billing/prices", "contracts are the shared bottom"],
     ["lib/client/probe.ts", "@/lib/db/client", "the browser client reads contracts only"],
     ["app/probe.ts", "@/lib/launcher/build", "the launcher's helpers are for server.ts"],
+    ["lib/relay/probe.ts", "@/lib/db/client", "the relay talks to the service over HTTP only"],
+    ["lib/relay/probe.ts", "@/lib/inbox/deliveries", "the relay is no part of the server"],
+    ["lib/relay/probe.ts", "@/lib/env", "the relay reads its own environment, not the server's"],
+    ["app/probe.ts", "@/lib/relay/relay", "the relay is a command-line program"],
+    ["lib/api/probe.ts", "@/lib/relay/relay", "the HTTP layer does not reach the relay"],
   ])("refuses %s importing %s (%s)", async (file, specifier) => {
     expect(await boundaryErrors(file, specifier)).toHaveLength(1);
   });
@@ -44,6 +49,8 @@ describe("layer boundaries", { timeout: 60_000 }, () => {
     ["lib/api/probe.ts", "@/lib/inbox/deliveries"],
     ["app/probe.ts", "@/lib/api/route"],
     ["lib/client/probe.ts", "@/lib/contracts/webhooks"],
+    ["lib/relay/probe.ts", "@/lib/client/api-client"],
+    ["lib/relay/probe.ts", "@/lib/contracts/webhooks"],
     // Tests may reach across layers (an HTTP test uses the typed client, a provider test creates a workspace).
     ["lib/providers/probe.test.ts", "@/lib/enrichment/waterfall"],
   ])("allows %s importing %s", async (file, specifier) => {
