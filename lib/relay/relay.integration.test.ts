@@ -256,9 +256,8 @@ describe("signalbox listen", { timeout: 120_000 }, () => {
     expect(target.accepted().map(numberOf)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     // Every failure was printed, with the wait before the next attempt.
     const failures = started.lines().filter((line) => line.includes("retrying in"));
-    expect(failures.filter((line) => line.includes("[500]"))).toHaveLength(3);
-    expect(failures.length).toBeGreaterThanOrEqual(5);
-    expect(failures.every((line) => line.includes(ids[0]!))).toBe(true);
+    expect(failures.filter((line) => line.includes("[500]") && line.includes(ids[0]!))).toHaveLength(3);
+    expect(failures.filter((line) => line.includes(ids[0]!)).length).toBeGreaterThanOrEqual(5);
   });
 
   it("with --no-ack leaves every delivery pending; SIGINT exits 0", async () => {
