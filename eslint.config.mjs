@@ -41,9 +41,13 @@ const MAY_IMPORT = {
   "lib/api": DOMAIN,
   "lib/launcher": [...DOMAIN, "lib/api"],
   // The typed fetch client runs in the browser: contracts only.
-  "lib/client": null,
+  "lib/client": [],
+  // The relay (`signalbox listen`) runs on a developer's machine and talks to the service over HTTP only.
+  "lib/relay": ["lib/client"],
 };
-const EVERY_FOLDER = [...DOMAIN, "lib/api", "lib/launcher", "lib/client", "app"];
+// Code that runs outside the server: it may import lib/contracts and its MAY_IMPORT list, none of the server's bottom.
+const CLIENT_SIDE = ["lib/client", "lib/relay"];
+const EVERY_FOLDER = [...DOMAIN, "lib/api", "lib/launcher", "lib/client", "lib/relay", "app"];
 
 const zones = [
   // The shared bottom imports nothing above it.
@@ -52,18 +56,21 @@ const zones = [
     from: EVERY_FOLDER,
     message: "The shared bottom of lib/ imports nothing above it.",
   })),
-  ...Object.entries(MAY_IMPORT).map(([target, allowed]) => ({
-    target,
-    from:
-      allowed === null
-        ? [...EVERY_FOLDER, ...SHARED].filter((folder) => folder !== target && folder !== "lib/contracts")
-        : EVERY_FOLDER.filter((folder) => folder !== target && !allowed.includes(folder)),
-    message:
-      allowed === null
-        ? `${target} may import lib/contracts only.`
-        : `${target} may import the shared bottom${allowed.length ? ` and ${allowed.join(", ")}` : ""} only (layers: eslint.config.mjs).`,
-  })),
+  ...Object.entries(MAY_IMPORT).map(([target, allowed]) => {
+    const clientSide = CLIENT_SIDE.includes(target);
+    const also = allowed.length ? ` and ${allowed.join(", ")}` : "";
+    return {
+      target,
+      from: (clientSide ? [...EVERY_FOLDER, ...SHARED] : EVERY_FOLDER).filter(
+        (folder) => folder !== target && folder !== "lib/contracts" && !allowed.includes(folder),
+      ),
+      message: clientSide
+        ? `${target} runs outside the server: it may import lib/contracts${also} only.`
+        : `${target} may import the shared bottom${also} only (layers: eslint.config.mjs).`,
+    };
+  }),
   { target: "app", from: "lib/launcher", message: "The launcher's helpers belong to server.ts." },
+  { target: "app", from: "lib/relay", message: "The relay is a command-line program, not part of the app." },
 ];
 
 export default tseslint.config(

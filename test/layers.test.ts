@@ -35,6 +35,11 @@ describe("layer boundaries", { timeout: 60_000 }, () => {
     ["lib/inbox/probe.ts", "@/lib/forwarding/outgoing-request", "forwarding sits above the inbox"],
     ["lib/outbound/probe.ts", "@/lib/forwarding/retry-schedule", "forwarding sits above outbound"],
     ["lib/forwarding/probe.ts", "@/lib/enrichment/waterfall", "forwarding and enrichment are siblings"],
+    ["lib/relay/probe.ts", "@/lib/db/client", "the relay talks to the service over HTTP only"],
+    ["lib/relay/probe.ts", "@/lib/inbox/deliveries", "the relay is no part of the server"],
+    ["lib/relay/probe.ts", "@/lib/env", "the relay reads its own environment, not the server's"],
+    ["app/probe.ts", "@/lib/relay/relay", "the relay is a command-line program"],
+    ["lib/api/probe.ts", "@/lib/relay/relay", "the HTTP layer does not reach the relay"],
   ])("refuses %s importing %s (%s)", async (file, specifier) => {
     expect(await boundaryErrors(file, specifier)).toHaveLength(1);
   });
@@ -50,6 +55,8 @@ describe("layer boundaries", { timeout: 60_000 }, () => {
     ["lib/forwarding/probe.ts", "@/lib/outbound/webhook-sender"],
     ["lib/forwarding/probe.ts", "@/lib/inbox/deliveries"],
     ["lib/api/probe.ts", "@/lib/forwarding/outgoing-request"],
+    ["lib/relay/probe.ts", "@/lib/client/api-client"],
+    ["lib/relay/probe.ts", "@/lib/contracts/webhooks"],
     // Tests may reach across layers (an HTTP test uses the typed client, a provider test creates a workspace).
     ["lib/providers/probe.test.ts", "@/lib/enrichment/waterfall"],
   ])("allows %s importing %s", async (file, specifier) => {

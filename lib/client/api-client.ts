@@ -16,6 +16,20 @@ export class ApiClientError extends Error {
   }
 }
 
+/** The `ApiClientError` a non-2xx answer stands for: its documented error body, else its status alone. */
+export async function errorFromResponse(response: Response, request: string): Promise<ApiClientError> {
+  const payload: unknown = await response.json().catch(() => undefined);
+  const parsed = errorBodySchema.safeParse(payload);
+  if (parsed.success)
+    return new ApiClientError(
+      response.status,
+      parsed.data.error.code,
+      parsed.data.error.message,
+      parsed.data.error.details,
+    );
+  return new ApiClientError(response.status, "unknown", `${request} answered ${response.status}`);
+}
+
 export interface ApiClientOptions {
   /** Origin of the API, e.g. `http://localhost:3000`; empty for same-origin calls from the dashboard. */
   baseUrl?: string;
@@ -78,22 +92,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      if (!response.ok) {
-        const payload: unknown = await response.json().catch(() => undefined);
-        const parsed = errorBodySchema.safeParse(payload);
-        if (parsed.success)
-          throw new ApiClientError(
-            response.status,
-            parsed.data.error.code,
-            parsed.data.error.message,
-            parsed.data.error.details,
-          );
-        throw new ApiClientError(
-          response.status,
-          "unknown",
-          `${contract.method} ${contract.path} answered ${response.status}`,
-        );
-      }
+      if (!response.ok) throw await errorFromResponse(response, `${contract.method} ${contract.path}`);
       return response;
     },
   };

@@ -53,6 +53,15 @@ describe("staleBuildReason", () => {
     expect(staleBuildReason(root)).toBe("lib changed since the last build");
   });
 
+  it("ignores the relay, which the app never imports, but not the client it shares", () => {
+    write(".next/BUILD_ID", 10);
+    write(LAUNCHER_BUNDLE, 10);
+    write("lib/relay/relay.ts", 1);
+    expect(staleBuildReason(root)).toBeNull();
+    write("lib/client/api-client.ts", 1);
+    expect(staleBuildReason(root)).toBe("lib changed since the last build");
+  });
+
   it("ignores test files", () => {
     write(".next/BUILD_ID", 10);
     write(LAUNCHER_BUNDLE, 10);
