@@ -19,6 +19,8 @@ export interface ForwardWorkerOptions {
   sender: WebhookSender;
   /** How often dead instances' jobs are looked for; default 10 s. */
   sweepIntervalMs?: number;
+  /** Jobs locked for less than this are never taken back (./worker-liveness.ts); tests shorten it. */
+  lockGraceSeconds?: number;
 }
 
 export interface ForwardWorker {
@@ -64,7 +66,7 @@ export async function startForwardWorker(options: ForwardWorkerOptions): Promise
   }
 
   const sweep = async () => {
-    const dead = await releaseDeadWorkers(pool);
+    const dead = await releaseDeadWorkers(pool, options.lockGraceSeconds);
     if (dead.length > 0)
       console.warn(`Forwarding: returned the jobs of ${dead.length} stopped worker(s) to the queue.`);
   };

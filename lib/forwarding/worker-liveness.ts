@@ -12,7 +12,7 @@ import type pg from "pg";
 
 /** First key of the two-key advisory locks: this file's namespace (any constant not used elsewhere). */
 const LIVENESS_NAMESPACE = 72_707_370;
-const LOCK_GRACE_SECONDS = 30;
+export const LOCK_GRACE_SECONDS = 30;
 
 /** Holds `poolId`'s liveness lock on `client` (a connection kept for the pool's life). */
 export async function holdLiveness(client: pg.ClientBase, poolId: string): Promise<void> {
@@ -23,7 +23,7 @@ export async function holdLiveness(client: pg.ClientBase, poolId: string): Promi
  * Unlocks the jobs and queues of every worker pool that holds jobs but not its liveness lock. Returns their ids. Safe
  * to run on every instance at once: taking a dead pool's lock is only a probe, released in the same statement.
  */
-export async function releaseDeadWorkers(pool: pg.Pool): Promise<string[]> {
+export async function releaseDeadWorkers(pool: pg.Pool, graceSeconds = LOCK_GRACE_SECONDS): Promise<string[]> {
   const { rows } = await pool.query<{ locked_by: string }>(
     `WITH holders AS (
        SELECT DISTINCT locked_by FROM graphile_worker._private_jobs
@@ -37,7 +37,7 @@ export async function releaseDeadWorkers(pool: pg.Pool): Promise<string[]> {
      )
      SELECT locked_by FROM probed
      WHERE CASE WHEN taken THEN pg_advisory_unlock($1, hashtext(locked_by)) ELSE false END`,
-    [LIVENESS_NAMESPACE, LOCK_GRACE_SECONDS],
+    [LIVENESS_NAMESPACE, graceSeconds],
   );
   const dead = rows.map((row) => row.locked_by);
   if (dead.length > 0) await pool.query("SELECT graphile_worker.force_unlock_workers($1::text[])", [dead]);
