@@ -7,6 +7,10 @@ import { createWorkspace } from "@/lib/auth/workspaces";
 import { db } from "@/lib/db/client";
 import { MAX_DELIVERY_BYTES } from "@/lib/inbox/payload";
 import { createWebhookEndpoint } from "@/lib/inbox/webhook-endpoints";
+import { changeEndpointDestinations } from "@/lib/forwarding/endpoint-forwarding";
+import { newDestinationSecret } from "@/lib/forwarding/outgoing-request";
+import { createId } from "@/lib/ids";
+import { eventually, startReceiver } from "./forward-receiver";
 import { watchApp } from "./openapi-conformance/record";
 
 /*
@@ -155,4 +159,58 @@ describe("ingest under next start, without the launcher", () => {
     ).toMatchObject({ status: 413, body: error("payload_too_large") });
     expect(await db().webhookDelivery.count({ where: { webhookEndpointId: { in: [id, signed.id] } } })).toBe(0);
   });
+});
+
+describe("forwarding under next start, with `npm run forward-worker`", () => {
+  it(
+    "forwards a delivery the route handler stored, from a worker process of its own",
+    { timeout: 60_000 },
+    async () => {
+      const receiver = await startReceiver();
+      const worker = spawn(
+        process.execPath,
+        ["--import", "tsx", path.join(ROOT, "lib/launcher/forward-worker-command.ts")],
+        {
+          cwd: ROOT,
+          env: { ...process.env, FORWARD_ALLOW_PRIVATE: "true" },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
+      let output = "";
+      worker.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      worker.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
+      try {
+        const { id } = await endpoint();
+        await changeEndpointDestinations(workspaceId, id, (tx) =>
+          tx.webhookDestination.create({
+            data: {
+              id: createId("dst"),
+              workspaceId,
+              webhookEndpointId: id,
+              url: receiver.url,
+              signingSecret: newDestinationSecret(),
+            },
+          }),
+        );
+        const response = await fetch(`${plain.baseUrl}/webhooks/ingest/${id}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: '{"via":"next start"}',
+        });
+        expect(response.status).toBe(200);
+        const { deliveryId } = (await response.json()) as { deliveryId: string };
+        await eventually(async () => receiver.requests.length === 1, 30_000).catch((error: unknown) => {
+          throw new Error(`${String(error)}; worker output:\n${output}`);
+        });
+        expect(receiver.requests[0]!.headers["webhook-id"]).toBe(deliveryId);
+        expect(receiver.requests[0]!.body.toString()).toBe('{"via":"next start"}');
+        worker.kill("SIGTERM");
+        expect(await exited).toBe(0);
+      } finally {
+        if (worker.exitCode === null) worker.kill("SIGKILL");
+        await receiver.close();
+      }
+    },
+  );
 });

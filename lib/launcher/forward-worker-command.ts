@@ -1,0 +1,35 @@
+/**
+ * `npm run forward-worker`: forwarding without the launcher. A deployment that serves the app with `next start` (or on
+ * a platform that runs route handlers only) has no process to run forwarding jobs; this is that process, for as many
+ * machines as wanted. It needs DATABASE_URL, applies pending migrations (so the job queue's schema exists) and runs
+ * until SIGINT/SIGTERM, when it lets attempts in flight finish.
+ */
+import process from "node:process";
+import { migrateDatabase } from "@/lib/db/migrate";
+import { parseEnv } from "@/lib/env";
+import { startForwardWorker } from "@/lib/forwarding/forward-worker";
+import { forwardClientFromEnv } from "@/lib/outbound/from-env";
+
+async function main(): Promise<void> {
+  const env = parseEnv(process.env);
+  if (!env.DATABASE_URL) throw new Error("DATABASE_URL must name the app's database.");
+  await migrateDatabase(env.DATABASE_URL);
+  const worker = await startForwardWorker({
+    connectionString: env.DATABASE_URL,
+    concurrency: env.FORWARD_CONCURRENCY,
+    sender: forwardClientFromEnv(),
+  });
+  console.info(`[signalbox] Forwarding worker running (${env.FORWARD_CONCURRENCY} attempts at a time).`);
+  const stop = () => {
+    console.info("[signalbox] Stopping the forwarding worker…");
+    setTimeout(() => process.exit(1), 60_000).unref();
+    void worker.stop().then(() => process.exit(0));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`[signalbox] Forwarding worker failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
