@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { dbPool } from "@/lib/db/client";
 import { createDeliveryEventStream } from "./delivery-event-stream";
 import { countDeliverySubscriptions } from "./delivery-events";
 
@@ -45,6 +46,34 @@ describe("createDeliveryEventStream", () => {
     createDeliveryEventStream({ workspaceId: "ws_open", signal: request.signal, isStillAllowed: async () => true });
     await expect.poll(() => countDeliverySubscriptions()).toBe(1);
     request.abort();
+    expect(countDeliverySubscriptions()).toBe(0);
+  });
+
+  it("says `connected` only once it hears the workspace's events, and ends when the LISTEN connection is lost", async () => {
+    const request = new AbortController();
+    let closed = 0;
+    const stream = createDeliveryEventStream({
+      workspaceId: "ws_lost",
+      signal: request.signal,
+      isStillAllowed: async () => true,
+      onClose: () => (closed += 1),
+    });
+    const reader = stream.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain(": connected");
+    // Announced right after `connected`: heard.
+    await dbPool().query(
+      `SELECT pg_notify('signalbox_deliveries', json_build_object('type', 'delivery.created', 'workspaceId', 'ws_lost',
+         'endpointId', 'we_x', 'deliveryId', '00000000-0000-4000-8000-000000000001')::text)`,
+    );
+    let text = "";
+    while (!text.includes("delivery.created")) text += new TextDecoder().decode((await reader.read()).value);
+
+    await dbPool().query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = 'LISTEN signalbox_deliveries'`,
+    );
+    for (;;) if ((await reader.read()).done) break;
+    expect(closed).toBe(1);
     expect(countDeliverySubscriptions()).toBe(0);
   });
 });

@@ -73,7 +73,6 @@ export function createDeliveryEventStream(options: DeliveryEventStreamOptions): 
       controller = streamController;
       options.signal.addEventListener("abort", close, { once: true });
       if (options.signal.aborted) return close();
-      send("retry: 3000\n: connected\n\n");
       // A client that read nothing between two heartbeats is gone (or hopelessly stuck), and the server may never be
       // told: a request dropped just before its answer began is neither aborted nor cancelled. Such a stream ends.
       let unreadAtLastBeat = false;
@@ -90,10 +89,14 @@ export function createDeliveryEventStream(options: DeliveryEventStreamOptions): 
             `event: ${event.type}\ndata: ${JSON.stringify({ endpointId: event.endpointId, deliveryId: event.deliveryId })}\n\n`,
           ),
         lifetime.signal,
+        // The LISTEN connection was lost: nothing more would arrive, so the stream ends and the client reconnects.
+        close,
       ).catch((error: unknown) => {
         end();
         throw error; // errors the stream: the client reconnects
       });
+      // Only now: a client that waits for this line before it lists what it missed misses nothing in between.
+      send("retry: 3000\n: connected\n\n");
     },
     cancel() {
       close();

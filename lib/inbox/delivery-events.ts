@@ -14,6 +14,8 @@ type Listener = (event: DeliveryEvent) => void;
 
 interface Hub {
   listeners: Map<string, Set<Listener>>;
+  /** Told when the LISTEN connection is lost: what it would have heard meanwhile is gone. */
+  onLost: Set<() => void>;
   client: pg.Client | null;
   connecting: Promise<void> | null;
 }
@@ -22,6 +24,7 @@ interface Hub {
 const SLOT = Symbol.for("signalbox.deliveryEvents");
 const hub = ((globalThis as Record<symbol, Hub | undefined>)[SLOT] ??= {
   listeners: new Map(),
+  onLost: new Set(),
   client: null,
   connecting: null,
 });
@@ -53,10 +56,14 @@ async function connect(): Promise<void> {
   // A frozen database must not hold a subscriber forever: the connect gives up like the pool's (DATABASE_CONNECT_TIMEOUT_MS).
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: env().DATABASE_CONNECT_TIMEOUT_MS });
   client.on("notification", (message) => dispatch(message.payload));
-  // A lost connection is re-made on the next subscription; streams fall back to the client's polling meanwhile.
+  // A lost connection is re-made on the next subscription. Every subscriber is told, so that its stream ends and its
+  // client reconnects (and catches up by listing) rather than wait on a connection that hears nothing any more.
   client.on("error", () => {
-    hub.client = null;
+    if (hub.client === client) hub.client = null;
     client.end().catch(() => {});
+    const lost = [...hub.onLost];
+    hub.onLost.clear();
+    for (const handler of lost) handler();
   });
   await client.connect();
   await client.query(`LISTEN ${DELIVERY_CHANNEL}`);
@@ -66,18 +73,26 @@ async function connect(): Promise<void> {
 /**
  * Calls `listener` for every delivery created or acknowledged in the workspace, on any instance, until `signal` aborts
  * (also when it aborts while this waits for the LISTEN connection, or had aborted before). Resolves once events flow;
- * rejects (and unsubscribes) when the connection cannot be made.
+ * rejects (and unsubscribes) when the connection cannot be made. `onLost` is called (once, and the subscription ends)
+ * if the connection is lost later.
  */
 export async function subscribeToDeliveries(
   workspaceId: string,
   listener: Listener,
   signal: AbortSignal,
+  onLost: () => void = () => {},
 ): Promise<void> {
   if (signal.aborted) return;
   const set = hub.listeners.get(workspaceId) ?? new Set<Listener>();
   set.add(listener);
   hub.listeners.set(workspaceId, set);
+  const lost = () => {
+    unsubscribe();
+    onLost();
+  };
+  hub.onLost.add(lost);
   const unsubscribe = () => {
+    hub.onLost.delete(lost);
     set.delete(listener);
     if (set.size === 0 && hub.listeners.get(workspaceId) === set) hub.listeners.delete(workspaceId);
   };
