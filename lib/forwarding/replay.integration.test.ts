@@ -154,6 +154,26 @@ describe("replaying one delivery", () => {
   });
 });
 
+describe("replaying while destinations are deleted", () => {
+  it("leaves a destination deleted meanwhile out, never failing on its foreign key", async () => {
+    const tenant = await newTenant();
+    const ids = await seed(tenant, 40);
+    for (let round = 0; round < 8; round += 1) {
+      const doomed = await destination(tenant, tenant.endpointA);
+      const kept = await destination(tenant, tenant.endpointA);
+      const outcomes = await Promise.allSettled([
+        replayFilteredDeliveries({ workspaceId: tenant.workspaceId, filter: { endpointId: tenant.endpointA } }),
+        replayDelivery({ workspaceId: tenant.workspaceId, deliveryId: ids[0]! }),
+        deleteDestination({ workspaceId: tenant.workspaceId, endpointId: tenant.endpointA, destinationId: doomed }),
+      ]);
+      for (const outcome of outcomes)
+        expect(outcome.status, String((outcome as PromiseRejectedResult).reason)).toBe("fulfilled");
+      await deleteDestination({ workspaceId: tenant.workspaceId, endpointId: tenant.endpointA, destinationId: kept });
+    }
+    expect(await forwardsOf(tenant.workspaceId)).toEqual([]);
+  });
+});
+
 describe("replaying by filter", () => {
   it("walks every match once, oldest first, a bounded number per call, with a job per forward", async () => {
     const tenant = await newTenant();
