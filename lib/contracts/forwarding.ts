@@ -306,7 +306,7 @@ export const replayDeliveriesContract = defineContract({
   path: "/v1/webhook-endpoints/deliveries/replay",
   tag: "Webhooks",
   summary: "Forward every delivery a listing filter selects again",
-  description: `The listing's filters, as in acknowledging by filter. The oldest ${REPLAY_BY_FILTER_LIMIT.toLocaleString("en")} matches per call, each to \`destinationId\` or to every enabled destination of its endpoint; while \`hasMore\`, call again with \`cursor: nextCursor\` and the same body.`,
+  description: `The listing's filters, as in acknowledging by filter (acknowledged deliveries too, unless \`unacknowledged\` says otherwise). The oldest ${REPLAY_BY_FILTER_LIMIT.toLocaleString("en")} matches per call, each to \`destinationId\` (then only deliveries of its endpoint are walked) or to every enabled destination of its endpoint (deliveries of endpoints with none are walked past and not counted); while \`hasMore\`, call again with \`cursor: nextCursor\` and the same body. A filter on content (\`q\`, \`payload\`) looks at a window of deliveries per call, as a listing page does, so a call can replay none and still have \`hasMore\`. 400 when there is no enabled destination to replay to, or \`destinationId\` is disabled or not of \`filter.endpointId\`.`,
   auth: "workspace",
   body: z.strictObject({
     filter: deliveryFilterBody,

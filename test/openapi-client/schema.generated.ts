@@ -827,7 +827,7 @@ export interface paths {
     put?: never;
     /**
      * Forward every delivery a listing filter selects again
-     * @description The listing's filters, as in acknowledging by filter. The oldest 1,000 matches per call, each to `destinationId` or to every enabled destination of its endpoint; while `hasMore`, call again with `cursor: nextCursor` and the same body. An API key needs the `endpoints:admin` scope.
+     * @description The listing's filters, as in acknowledging by filter (acknowledged deliveries too, unless `unacknowledged` says otherwise). The oldest 1,000 matches per call, each to `destinationId` (then only deliveries of its endpoint are walked) or to every enabled destination of its endpoint (deliveries of endpoints with none are walked past and not counted); while `hasMore`, call again with `cursor: nextCursor` and the same body. A filter on content (`q`, `payload`) looks at a window of deliveries per call, as a listing page does, so a call can replay none and still have `hasMore`. 400 when there is no enabled destination to replay to, or `destinationId` is disabled or not of `filter.endpointId`. An API key needs the `endpoints:admin` scope.
      */
     post: operations["replayDeliveries"];
     delete?: never;
