@@ -14,7 +14,10 @@ export const MAX_LISTED_ATTEMPTS = 200;
 export const MAX_LISTED_FORWARDS = 100;
 export const MAX_DESTINATION_HEADERS = 20;
 
-/** Header names a destination may not set: framing (ours to write) and the signature we add. */
+/**
+ * Header names a destination may not set: framing and hop-by-hop ones (ours to write; with any `proxy-…` name), and
+ * the signature we add. The sender (lib/forwarding/outgoing-request.ts) skips the same ones: what is saved is sent.
+ */
 export const RESERVED_DESTINATION_HEADERS = [
   "host",
   "content-length",
@@ -24,7 +27,8 @@ export const RESERVED_DESTINATION_HEADERS = [
   "te",
   "trailer",
   "upgrade",
-  "proxy-connection",
+  "expect",
+  "http2-settings",
   "content-encoding",
   "webhook-id",
   "webhook-timestamp",
@@ -55,7 +59,10 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 const headerValue = z
   .string()
   .max(2_048, { error: "must be at most 2048 characters" })
-  .refine((value) => !/[\r\n\0]/.test(value), { error: "must not contain CR, LF or NUL" });
+  // What an HTTP/1.1 header value can carry (RFC 9110 §5.5): visible characters, spaces, tabs and obs-text (Latin-1).
+  .refine((value) => /^[\t\x20-\x7e\x80-\xff]*$/.test(value), {
+    error: "must hold visible Latin-1 characters, spaces and tabs only (no CR, LF or other controls)",
+  });
 const destinationHeaders = z
   .record(z.string(), headerValue)
   .superRefine((headers, context) => {
@@ -66,7 +73,7 @@ const destinationHeaders = z
     for (const name of names) {
       const lower = name.toLowerCase();
       if (!HEADER_NAME.test(name)) context.addIssue({ code: "custom", path: [name], message: "is not a header name" });
-      else if ((RESERVED_DESTINATION_HEADERS as readonly string[]).includes(lower))
+      else if ((RESERVED_DESTINATION_HEADERS as readonly string[]).includes(lower) || lower.startsWith("proxy-"))
         context.addIssue({ code: "custom", path: [name], message: "is set by Signalbox and cannot be overridden" });
       else if (seen.has(lower))
         context.addIssue({ code: "custom", path: [name], message: "is repeated (names ignore case)" });

@@ -106,6 +106,14 @@ describe("destinations over HTTP", () => {
     ["a repeated header", { url: "https://a.example", headers: { "x-a": "1", "X-A": "2" } }, ["headers.X-A"]],
     ["a header name that is no token", { url: "https://a.example", headers: { "a b": "1" } }, ["headers.a b"]],
     ["a header value with a newline", { url: "https://a.example", headers: { "x-a": "1\r\nx-b: 2" } }, ["headers.x-a"]],
+    ["a header value beyond Latin-1", { url: "https://a.example", headers: { "x-a": "\u{1F600}" } }, ["headers.x-a"]],
+    ["a header value with a control", { url: "https://a.example", headers: { "x-a": "a\u0001b" } }, ["headers.x-a"]],
+    [
+      "a proxy header",
+      { url: "https://a.example", headers: { "Proxy-Authorization": "Basic x" } },
+      ["headers.Proxy-Authorization"],
+    ],
+    ["expect", { url: "https://a.example", headers: { expect: "100-continue" } }, ["headers.expect"]],
     [
       `more than ${MAX_DESTINATION_HEADERS} headers`,
       {
