@@ -13,7 +13,7 @@ describe("a client generated from the OpenAPI document", () => {
   it("uses types generated from the current document (npm run openapi:types)", async () => {
     const generated = await generateClientTypes(buildOpenApiDocument(contracts));
     expect(await readFile(GENERATED_TYPES_FILE, "utf8"), "stale: run `npm run openapi:types`").toBe(generated);
-  });
+  }, 30_000); // openapi-typescript over the whole document: past 5 s on a shared machine
 
   it("compiles under tsc --strict: a JSON ingest body, `unacknowledged: true`, an API key's fields", () => {
     const program = ts.createProgram([CLIENT_FILE], {

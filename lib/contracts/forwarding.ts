@@ -10,9 +10,14 @@ export const REPLAY_BY_FILTER_LIMIT = 1_000;
 export const ATTEMPT_RESPONSE_BYTES = 4_096;
 /** Attempts one listing returns at most (the latest). */
 export const MAX_LISTED_ATTEMPTS = 200;
+/** Forwards one listing returns at most (the latest): replays add one each, without end. */
+export const MAX_LISTED_FORWARDS = 100;
 export const MAX_DESTINATION_HEADERS = 20;
 
-/** Header names a destination may not set: framing (ours to write) and the signature we add. */
+/**
+ * Header names a destination may not set: framing and hop-by-hop ones (ours to write; with any `proxy-…` name), and
+ * the signature we add. The sender (lib/forwarding/outgoing-request.ts) skips the same ones: what is saved is sent.
+ */
 export const RESERVED_DESTINATION_HEADERS = [
   "host",
   "content-length",
@@ -22,7 +27,8 @@ export const RESERVED_DESTINATION_HEADERS = [
   "te",
   "trailer",
   "upgrade",
-  "proxy-connection",
+  "expect",
+  "http2-settings",
   "content-encoding",
   "webhook-id",
   "webhook-timestamp",
@@ -53,7 +59,10 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 const headerValue = z
   .string()
   .max(2_048, { error: "must be at most 2048 characters" })
-  .refine((value) => !/[\r\n\0]/.test(value), { error: "must not contain CR, LF or NUL" });
+  // What an HTTP/1.1 header value can carry (RFC 9110 §5.5): visible characters, spaces, tabs and obs-text (Latin-1).
+  .refine((value) => /^[\t\x20-\x7e\x80-\xff]*$/.test(value), {
+    error: "must hold visible Latin-1 characters, spaces and tabs only (no CR, LF or other controls)",
+  });
 const destinationHeaders = z
   .record(z.string(), headerValue)
   .superRefine((headers, context) => {
@@ -64,7 +73,7 @@ const destinationHeaders = z
     for (const name of names) {
       const lower = name.toLowerCase();
       if (!HEADER_NAME.test(name)) context.addIssue({ code: "custom", path: [name], message: "is not a header name" });
-      else if ((RESERVED_DESTINATION_HEADERS as readonly string[]).includes(lower))
+      else if ((RESERVED_DESTINATION_HEADERS as readonly string[]).includes(lower) || lower.startsWith("proxy-"))
         context.addIssue({ code: "custom", path: [name], message: "is set by Signalbox and cannot be overridden" });
       else if (seen.has(lower))
         context.addIssue({ code: "custom", path: [name], message: "is repeated (names ignore case)" });
@@ -209,7 +218,11 @@ export const updateDestinationContract = defineContract({
       ordered: z.boolean().optional(),
       enabled: z.boolean().optional(),
     })
-    .refine((body) => Object.keys(body).length > 0, { error: "send at least one field to change" }),
+    // Only about an otherwise valid body: an unknown field alone is reported as itself.
+    .refine((body) => Object.keys(body).length > 0, {
+      error: "send at least one field to change",
+      when: (payload) => payload.issues.length === 0,
+    }),
   response: envelope(destinationSchema),
   errors: ["validation_error", "unauthorized", "not_found"],
 });
@@ -269,7 +282,7 @@ export const listAttemptsContract = defineContract({
   path: "/v1/webhook-endpoints/deliveries/{id}/attempts",
   tag: "Webhooks",
   summary: "A delivery's forwards and their attempts",
-  description: `Forwards newest first; attempts oldest first, the latest ${MAX_LISTED_ATTEMPTS} at most.`,
+  description: `Forwards newest first, the latest ${MAX_LISTED_FORWARDS} at most; attempts oldest first, the latest ${MAX_LISTED_ATTEMPTS} at most.`,
   auth: "workspace",
   params: z.object({ id: deliveryId }),
   response: envelope(z.object({ forwards: z.array(forwardSchema), attempts: z.array(attemptSchema) })),
@@ -284,10 +297,11 @@ export const replayDeliveryContract = defineContract({
   tag: "Webhooks",
   summary: "Forward a delivery again",
   description:
-    "To `destinationId`, or to every enabled destination of its endpoint. Each gets a new forward (attempts start at 1, retried as usual); its receiver sees the same `webhook-id` as before.",
+    "To `destinationId`, or (no body, or no `destinationId`) to every enabled destination of its endpoint. Each gets a new forward (attempts start at 1, retried as usual); its receiver sees the same `webhook-id` as before.",
   auth: "workspace",
   params: z.object({ id: deliveryId }),
-  body: z.strictObject({ destinationId: destinationId.optional() }),
+  // Optional: `POST …/replay` with no body replays to every enabled destination.
+  body: z.strictObject({ destinationId: destinationId.optional() }).optional(),
   response: envelope(z.object({ forwards: z.array(forwardSchema) })),
   errors: ["validation_error", "unauthorized", "not_found"],
 });
@@ -299,7 +313,7 @@ export const replayDeliveriesContract = defineContract({
   path: "/v1/webhook-endpoints/deliveries/replay",
   tag: "Webhooks",
   summary: "Forward every delivery a listing filter selects again",
-  description: `The listing's filters, as in acknowledging by filter. The oldest ${REPLAY_BY_FILTER_LIMIT.toLocaleString("en")} matches per call, each to \`destinationId\` or to every enabled destination of its endpoint; while \`hasMore\`, call again with \`cursor: nextCursor\` and the same body.`,
+  description: `The listing's filters, as in acknowledging by filter (acknowledged deliveries too, unless \`unacknowledged\` says otherwise). The oldest ${REPLAY_BY_FILTER_LIMIT.toLocaleString("en")} matches per call, each to \`destinationId\` (then only deliveries of its endpoint are walked) or to every enabled destination of its endpoint (deliveries of endpoints with none are walked past and not counted); while \`hasMore\`, call again with \`cursor: nextCursor\` and the same body. A filter on content (\`q\`, \`payload\`) looks at a window of deliveries per call, as a listing page does, so a call can replay none and still have \`hasMore\`. 400 when there is no enabled destination to replay to, or \`destinationId\` is disabled or not of \`filter.endpointId\`.`,
   auth: "workspace",
   body: z.strictObject({
     filter: deliveryFilterBody,
