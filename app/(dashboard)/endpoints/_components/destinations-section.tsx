@@ -119,8 +119,8 @@ export function DestinationsSection({ endpointId, endpointName }: { endpointId: 
           <h3 id={`${id}-add-title`}>New destination</h3>
           <DestinationForm
             initial={emptyDestinationForm()}
-            submitLabel="Add destination"
-            pendingLabel="Adding…"
+            submitLabel="Create destination"
+            pendingLabel="Creating…"
             pending={create.isPending}
             error={create.error}
             onSubmit={(body) => create.mutate(body, { onSuccess: added })}
