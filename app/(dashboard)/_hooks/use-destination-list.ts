@@ -11,15 +11,16 @@ export type Destination = z.output<typeof destinationSchema>;
 
 /**
  * One endpoint's destinations (at most ten, one request): the Endpoints page lists and edits them, the delivery
- * drawer names a forward's destination and offers them to Replay. `poll` refreshes their health while shown.
+ * drawer names a forward's destination and offers them to Replay. `pollMs` refreshes their health while shown, for
+ * an endpoint that has any (an endpoint without destinations is not asked again and again).
  */
-export function useDestinationList(endpointId: string, options: { poll?: number | false } = {}) {
+export function useDestinationList(endpointId: string, options: { pollMs?: number } = {}) {
   const workspaceId = useWorkspaceId();
   return useQuery({
     queryKey: queryKeys.endpoints.destinations(workspaceId ?? null, endpointId),
     queryFn: async () =>
       (await dashboardClient().call(listDestinationsContract, { params: { id: endpointId } })).data.destinations,
     enabled: workspaceId !== undefined,
-    refetchInterval: options.poll ?? false,
+    refetchInterval: (query) => (options.pollMs && query.state.data?.length ? options.pollMs : false),
   });
 }

@@ -14,6 +14,7 @@ import {
   destinationLabel,
   FORWARD_STATUS_LABELS,
   forwardTimelines,
+  notForwardedReason,
   type Attempt,
   type ForwardTimeline,
 } from "../_lib/forwarding";
@@ -111,17 +112,7 @@ export function ForwardingSection({ deliveryId, endpointId }: { deliveryId: stri
           </button>
         </div>
       ) : timelines.length === 0 ? (
-        <p className="muted">
-          {destinations.data && destinations.data.length === 0 ? (
-            <>
-              Not forwarded: its endpoint has no destinations.{" "}
-              <Link href="/endpoints">Add one on the Endpoints page</Link> to have deliveries POSTed to your service as
-              they arrive.
-            </>
-          ) : (
-            "Not forwarded: it arrived before its endpoint had a destination. Replay forwards it now."
-          )}
-        </p>
+        <NotForwarded reason={notForwardedReason(destinations.data)} />
       ) : (
         <ol className={styles.forwards} aria-label="Forwards, newest first">
           {timelines.map((timeline) => (
@@ -132,6 +123,25 @@ export function ForwardingSection({ deliveryId, endpointId }: { deliveryId: stri
         </ol>
       )}
     </section>
+  );
+}
+
+function NotForwarded({ reason }: { reason: ReturnType<typeof notForwardedReason> }) {
+  if (reason === "no-destinations")
+    return (
+      <p className="muted">
+        Not forwarded: its endpoint has no destinations. <Link href="/endpoints">Add one on the Endpoints page</Link> to
+        have deliveries POSTed to your service as they arrive.
+      </p>
+    );
+  return (
+    <p className="muted">
+      {reason === "all-disabled"
+        ? "Not forwarded: its endpoint's destinations are switched off."
+        : reason === "added-later"
+          ? "Not forwarded: it arrived before its endpoint had an enabled destination. Replay forwards it now."
+          : "Not forwarded."}
+    </p>
   );
 }
 

@@ -6,6 +6,7 @@ import {
   FORWARD_STATUS_LABELS,
   forwardTimelines,
   hasPendingForward,
+  notForwardedReason,
   type Attempt,
   type Forward,
 } from "./forwarding";
@@ -114,5 +115,14 @@ describe("labels", () => {
     const urls = new Map([["dst_1", "https://example.com/in"]]);
     expect(destinationLabel("dst_1", urls)).toBe("https://example.com/in");
     expect(destinationLabel("dst_2", urls)).toBe("Removed destination (dst_2)");
+  });
+});
+
+describe("notForwardedReason", () => {
+  it("tells why a delivery has no forward from its endpoint's destinations", () => {
+    expect(notForwardedReason(undefined)).toBe("unknown");
+    expect(notForwardedReason([])).toBe("no-destinations");
+    expect(notForwardedReason([{ enabled: false }])).toBe("all-disabled");
+    expect(notForwardedReason([{ enabled: false }, { enabled: true }])).toBe("added-later");
   });
 });

@@ -71,3 +71,15 @@ export function attemptCountLabel(forward: Pick<Forward, "attemptCount">, shown:
 export function destinationLabel(destinationId: string, urls: ReadonlyMap<string, string>): string {
   return urls.get(destinationId) ?? `Removed destination (${destinationId})`;
 }
+
+/**
+ * Why a delivery has no forward, from its endpoint's destinations (undefined while they load): none at all, none
+ * switched on (Replay has nowhere to send), or some that came after it arrived (Replay sends it now).
+ */
+export function notForwardedReason(
+  destinations: readonly { enabled: boolean }[] | undefined,
+): "unknown" | "no-destinations" | "all-disabled" | "added-later" {
+  if (destinations === undefined) return "unknown";
+  if (destinations.length === 0) return "no-destinations";
+  return destinations.some((destination) => destination.enabled) ? "added-later" : "all-disabled";
+}

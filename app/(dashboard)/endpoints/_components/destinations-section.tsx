@@ -22,7 +22,7 @@ export function DestinationsSection({ endpointId, endpointName }: { endpointId: 
   const heading = useRef<HTMLHeadingElement>(null);
   const addButton = useRef<HTMLButtonElement>(null);
   const rescueFocusTo = useFocusRescue();
-  const list = useDestinationList(endpointId, { poll: HEALTH_POLL_MS });
+  const list = useDestinationList(endpointId, { pollMs: HEALTH_POLL_MS });
   const create = useCreateDestination(endpointId);
   const [adding, setAdding] = useState(false);
   const [created, setCreated] = useState<{ url: string; signingSecret: string } | null>(null);
