@@ -20,6 +20,15 @@ const RULES = {
   "component-name-unique": "error",
 } as const;
 
+/**
+ * The one overlap the API accepts: `/v1/webhook-endpoints/deliveries/{id}…` (a delivery) and
+ * `/v1/webhook-endpoints/{id}/destinations…` (an endpoint's destinations) both match only for an endpoint whose id is
+ * `deliveries`, which no endpoint id is (`we_…`), and a literal segment is matched before a template (OpenAPI 3.1,
+ * Paths Object; Next.js routes alike). Any other ambiguity still fails.
+ */
+const ACCEPTED_AMBIGUITY =
+  /^no-ambiguous-paths \(error\): .*`\/v1\/webhook-endpoints\/deliveries\/\{id\}[^`]*` and `\/v1\/webhook-endpoints\/\{id\}\/destinations[^`]*`/;
+
 function describeProblem(problem: NormalizedProblem): string {
   return `${problem.ruleId} (${problem.severity}): ${problem.message} at ${problem.location[0]?.pointer ?? "?"}`;
 }
@@ -31,5 +40,5 @@ it("passes Redocly's lint with no error or warning", async () => {
     absoluteRef: "/v1/openapi.json",
     config,
   });
-  expect(problems.map(describeProblem)).toEqual([]);
+  expect(problems.map(describeProblem).filter((problem) => !ACCEPTED_AMBIGUITY.test(problem))).toEqual([]);
 });

@@ -172,7 +172,11 @@ function errorResponses(contract: Contract): Record<string, unknown> {
 
 function requestBodyOf(collector: SchemaCollector, contract: Contract) {
   if (contract.body)
-    return { required: true, content: { "application/json": { schema: collector.convert(contract.body, "input") } } };
+    return {
+      // A body schema that takes no body at all (`.optional()`) makes the body optional.
+      required: !contract.body.safeParse(undefined).success,
+      content: { "application/json": { schema: collector.convert(contract.body, "input") } },
+    };
   if (!contract.rawRequestBody) return undefined;
   // JSON first, so that a generated client sends a JSON value as JSON (once); any other body as bytes.
   return {

@@ -10,6 +10,8 @@ export const REPLAY_BY_FILTER_LIMIT = 1_000;
 export const ATTEMPT_RESPONSE_BYTES = 4_096;
 /** Attempts one listing returns at most (the latest). */
 export const MAX_LISTED_ATTEMPTS = 200;
+/** Forwards one listing returns at most (the latest): replays add one each, without end. */
+export const MAX_LISTED_FORWARDS = 100;
 export const MAX_DESTINATION_HEADERS = 20;
 
 /** Header names a destination may not set: framing (ours to write) and the signature we add. */
@@ -209,7 +211,11 @@ export const updateDestinationContract = defineContract({
       ordered: z.boolean().optional(),
       enabled: z.boolean().optional(),
     })
-    .refine((body) => Object.keys(body).length > 0, { error: "send at least one field to change" }),
+    // Only about an otherwise valid body: an unknown field alone is reported as itself.
+    .refine((body) => Object.keys(body).length > 0, {
+      error: "send at least one field to change",
+      when: (payload) => payload.issues.length === 0,
+    }),
   response: envelope(destinationSchema),
   errors: ["validation_error", "unauthorized", "not_found"],
 });
@@ -269,7 +275,7 @@ export const listAttemptsContract = defineContract({
   path: "/v1/webhook-endpoints/deliveries/{id}/attempts",
   tag: "Webhooks",
   summary: "A delivery's forwards and their attempts",
-  description: `Forwards newest first; attempts oldest first, the latest ${MAX_LISTED_ATTEMPTS} at most.`,
+  description: `Forwards newest first, the latest ${MAX_LISTED_FORWARDS} at most; attempts oldest first, the latest ${MAX_LISTED_ATTEMPTS} at most.`,
   auth: "workspace",
   params: z.object({ id: deliveryId }),
   response: envelope(z.object({ forwards: z.array(forwardSchema), attempts: z.array(attemptSchema) })),
@@ -284,10 +290,11 @@ export const replayDeliveryContract = defineContract({
   tag: "Webhooks",
   summary: "Forward a delivery again",
   description:
-    "To `destinationId`, or to every enabled destination of its endpoint. Each gets a new forward (attempts start at 1, retried as usual); its receiver sees the same `webhook-id` as before.",
+    "To `destinationId`, or (no body, or no `destinationId`) to every enabled destination of its endpoint. Each gets a new forward (attempts start at 1, retried as usual); its receiver sees the same `webhook-id` as before.",
   auth: "workspace",
   params: z.object({ id: deliveryId }),
-  body: z.strictObject({ destinationId: destinationId.optional() }),
+  // Optional: `POST …/replay` with no body replays to every enabled destination.
+  body: z.strictObject({ destinationId: destinationId.optional() }).optional(),
   response: envelope(z.object({ forwards: z.array(forwardSchema) })),
   errors: ["validation_error", "unauthorized", "not_found"],
 });

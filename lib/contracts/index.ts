@@ -1,6 +1,15 @@
 import type { Contract } from "./contract";
 import { companyDiscoverContract, companyEnrichContract, companySearchContract } from "./companies";
 import { domainEmailsContract, intelligenceContract } from "./enrichment";
+import {
+  createDestinationContract,
+  deleteDestinationContract,
+  listAttemptsContract,
+  listDestinationsContract,
+  replayDeliveriesContract,
+  replayDeliveryContract,
+  updateDestinationContract,
+} from "./forwarding";
 import { videoDetailsContract } from "./media";
 import { peopleSearchContract, personEmailContract, personEnrichContract, personMobileContract } from "./people";
 import { getHealthContract, getOpenApiDocumentContract } from "./system";
@@ -89,6 +98,13 @@ export const contracts: readonly Contract[] = [
   acknowledgeDeliveriesContract,
   exportDeliveriesContract,
   streamDeliveryEventsContract,
+  createDestinationContract,
+  listDestinationsContract,
+  updateDestinationContract,
+  deleteDestinationContract,
+  listAttemptsContract,
+  replayDeliveryContract,
+  replayDeliveriesContract,
   getOpenApiDocumentContract,
   getHealthContract,
 ];

@@ -71,6 +71,8 @@ interface Fixtures {
   /** A key of this workspace that DELETE /v1/api-keys/:id may revoke (never the ones the fuzz calls with). */
   sacrificialKeyId: string;
   endpointId: string;
+  /** A destination of that endpoint. */
+  destinationId: string;
   deliveryIds: string[];
   cursor: string;
   otherWorkspaceId: string;
@@ -216,6 +218,23 @@ function validBody(contract: Contract): Record<string, unknown> {
     },
     updateWebhookEndpoint: { name: "renamed", description: null, enabled: true, signing: null },
     acknowledgeDeliveries: { ids: fx.deliveryIds.slice(0, 2) },
+    createWebhookDestination: {
+      url: "https://fuzz-destination.example/in",
+      headers: { authorization: "Bearer fuzz" },
+      timeoutMs: 5_000,
+      retry: { maxAttempts: 3, maxAgeSeconds: 600 },
+      rateLimitPerSecond: 10,
+      autoAcknowledge: false,
+      ordered: false,
+      enabled: true,
+    },
+    updateWebhookDestination: {
+      url: "https://fuzz-destination.example/changed",
+      enabled: true,
+      rateLimitPerSecond: null,
+    },
+    replayDelivery: { destinationId: fx.destinationId },
+    replayDeliveries: { filter: { endpointId: fx.endpointId }, destinationId: fx.destinationId },
     companies_domain_emails: {
       domain,
       limit: 10,
@@ -424,9 +443,11 @@ interface Planned {
 }
 
 /** Ids a path parameter may take: hostile segments, and sometimes a real id of the fuzz workspace. */
-function idFor(contract: Contract): fc.Arbitrary<string> {
+function idFor(contract: Contract, parameter: string): fc.Arbitrary<string> {
   const real: string[] = [];
-  if (contract.path.startsWith("/v1/webhook-endpoints/{id}") && contract.method !== "DELETE") real.push(fx.endpointId);
+  if (parameter === "destinationId") real.push(fx.destinationId);
+  else if (contract.path.startsWith("/v1/webhook-endpoints/{id}") && contract.method !== "DELETE")
+    real.push(fx.endpointId);
   if (contract.path.startsWith("/v1/webhook-endpoints/deliveries/{id}"))
     real.push(...fx.deliveryIds, fx.deliveryIds[0]!.toUpperCase());
   if (contract.path === "/v1/api-keys/{id}") real.push(fx.sacrificialKeyId);
@@ -437,8 +458,11 @@ function idFor(contract: Contract): fc.Arbitrary<string> {
 
 function plan(contract: Contract): fc.Arbitrary<Planned> {
   // Outside /v1 (the health check) a variant of the path is a page path, Next.js's to answer: only the path itself.
-  const path = contract.path.includes("{")
-    ? idFor(contract).map((id) => contract.path.replace(/\{[^}]+\}/, id))
+  const parameters = [...contract.path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!);
+  const path = parameters.length
+    ? fc
+        .tuple(...parameters.map((parameter) => idFor(contract, parameter)))
+        .map((ids) => ids.reduce((filled, id) => filled.replace(/\{[^}]+\}/, id), contract.path))
     : !contract.path.startsWith("/v1/")
       ? fc.constant(contract.path)
       : fc.oneof(
@@ -500,6 +524,10 @@ async function fingerprint(): Promise<string> {
       (SELECT coalesce(max(updated_at)::text, '') FROM webhook_endpoints) AS endpoints_changed,
       (SELECT count(*) FROM webhook_deliveries)::int AS deliveries,
       (SELECT count(*) FROM webhook_deliveries WHERE acknowledged_at IS NOT NULL)::int AS acknowledged,
+      (SELECT md5(coalesce(string_agg(concat_ws('|', id, url, headers::text, timeout_ms, max_attempts, max_age_seconds,
+                                                rate_limit_per_second, auto_acknowledge, ordered, enabled), ','
+                                      ORDER BY id), '')) FROM webhook_destinations) AS destinations,
+      (SELECT count(*) FROM delivery_forwards)::int AS forwards,
       (SELECT count(*) FROM ledger_entries)::int AS ledger,
       (SELECT count(*) FROM enrichment_cache)::int AS cache,
       (SELECT count(*) FROM users)::int AS users,
@@ -572,6 +600,13 @@ beforeAll(async () => {
       body: JSON.stringify({ name: "fuzz target" }),
     })
   ).json()) as { data: { id: string } };
+  const destination = (await (
+    await fetch(`${app.baseUrl}/v1/webhook-endpoints/${endpoint.data.id}/destinations`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ url: "https://fuzz-destination.example/in" }),
+    })
+  ).json()) as { data: { id: string } };
   const deliveryIds: string[] = [];
   for (const body of ['{"n":1}', "plain text", '{"n":"\\u0000"}']) {
     const answer = await fetch(`${app.baseUrl}/webhooks/ingest/${endpoint.data.id}`, {
@@ -593,6 +628,7 @@ beforeAll(async () => {
     revokedKey: revoked.key,
     sacrificialKeyId: sacrificial.apiKey.id,
     endpointId: endpoint.data.id,
+    destinationId: destination.data.id,
     deliveryIds,
     cursor: page.data.nextCursor,
     otherWorkspaceId: other.id,

@@ -728,6 +728,114 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/webhook-endpoints/{id}/destinations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an endpoint's destinations
+     * @description Oldest first; all of them (an endpoint has at most ten). An API key needs the `inbox:read` scope.
+     */
+    get: operations["listWebhookDestinations"];
+    put?: never;
+    /**
+     * Add a destination that the endpoint's deliveries are forwarded to
+     * @description Every delivery that arrives afterwards is POSTed to `url` with its exact bytes and headers, signed (Standard Webhooks), and retried until it succeeds. At most 10 per endpoint. An API key needs the `endpoints:admin` scope.
+     */
+    post: operations["createWebhookDestination"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/webhook-endpoints/{id}/destinations/{destinationId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a destination, its queued forwards and its attempts
+     * @description Remove a destination, its queued forwards and its attempts An API key needs the `endpoints:admin` scope.
+     */
+    delete: operations["deleteWebhookDestination"];
+    options?: never;
+    head?: never;
+    /**
+     * Change a destination
+     * @description Any of the creation fields; `retry` fields not sent keep their values. Enabling a destination the service disabled (`disabledReason: gone`) clears the reason. Forwards already queued use the new settings from their next attempt. An API key needs the `endpoints:admin` scope.
+     */
+    patch: operations["updateWebhookDestination"];
+    trace?: never;
+  };
+  "/v1/webhook-endpoints/deliveries/{id}/attempts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A delivery's forwards and their attempts
+     * @description Forwards newest first, the latest 100 at most; attempts oldest first, the latest 200 at most. An API key needs the `inbox:read` scope.
+     */
+    get: operations["listDeliveryAttempts"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/webhook-endpoints/deliveries/{id}/replay": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Forward a delivery again
+     * @description To `destinationId`, or (no body, or no `destinationId`) to every enabled destination of its endpoint. Each gets a new forward (attempts start at 1, retried as usual); its receiver sees the same `webhook-id` as before. An API key needs the `endpoints:admin` scope.
+     */
+    post: operations["replayDelivery"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/webhook-endpoints/deliveries/replay": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Forward every delivery a listing filter selects again
+     * @description The listing's filters, as in acknowledging by filter. The oldest 1,000 matches per call, each to `destinationId` or to every enabled destination of its endpoint; while `hasMore`, call again with `cursor: nextCursor` and the same body. An API key needs the `endpoints:admin` scope.
+     */
+    post: operations["replayDeliveries"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/openapi.json": {
     parameters: {
       query?: never;
@@ -1317,6 +1425,107 @@ export interface components {
        * @example issues.opened
        */
       eventType: string | null;
+    };
+    CreatedWebhookDestination: {
+      id: string;
+      endpointId: string;
+      url: string;
+      headers: {
+        [key: string]: string;
+      };
+      timeoutMs: number;
+      retry: {
+        maxAttempts: number;
+        maxAgeSeconds: number;
+      };
+      rateLimitPerSecond: number | null;
+      /** @description Acknowledge a delivery once every enabled destination of its endpoint accepted it (a 2xx). */
+      autoAcknowledge: boolean;
+      /** @description Forward one delivery at a time, oldest first: a later delivery waits while an earlier one is retried. */
+      ordered: boolean;
+      enabled: boolean;
+      /** @description `gone`: the destination answered 410 and was disabled by the service. */
+      disabledReason: "gone" | null;
+      health: {
+        /** @description The latest attempt failed. */
+        failing: boolean;
+        consecutiveFailures: number;
+        lastAttemptAt: string | null;
+        lastSuccessAt: string | null;
+        lastFailureAt: string | null;
+        lastError: string | null;
+      };
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      /** @description Standard Webhooks secret (`whsec_…`) that signs every forward (`webhook-signature`). Shown only now. */
+      signingSecret: string;
+    };
+    WebhookDestination: {
+      id: string;
+      endpointId: string;
+      url: string;
+      headers: {
+        [key: string]: string;
+      };
+      timeoutMs: number;
+      retry: {
+        maxAttempts: number;
+        maxAgeSeconds: number;
+      };
+      rateLimitPerSecond: number | null;
+      /** @description Acknowledge a delivery once every enabled destination of its endpoint accepted it (a 2xx). */
+      autoAcknowledge: boolean;
+      /** @description Forward one delivery at a time, oldest first: a later delivery waits while an earlier one is retried. */
+      ordered: boolean;
+      enabled: boolean;
+      /** @description `gone`: the destination answered 410 and was disabled by the service. */
+      disabledReason: "gone" | null;
+      health: {
+        /** @description The latest attempt failed. */
+        failing: boolean;
+        consecutiveFailures: number;
+        lastAttemptAt: string | null;
+        lastSuccessAt: string | null;
+        lastFailureAt: string | null;
+        lastError: string | null;
+      };
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    DeliveryForward: {
+      id: string;
+      destinationId: string;
+      /** @enum {string} */
+      reason: "ingest" | "replay";
+      /**
+       * @description `failed`: gave up (attempts or age exhausted, or the destination is gone); replay to try again.
+       * @enum {string}
+       */
+      status: "pending" | "succeeded" | "failed";
+      attemptCount: number;
+      nextAttemptAt: string | null;
+      /** Format: date-time */
+      createdAt: string;
+      completedAt: string | null;
+    };
+    DeliveryAttempt: {
+      id: string;
+      forwardId: string;
+      destinationId: string;
+      attemptNumber: number;
+      /** Format: date-time */
+      startedAt: string;
+      durationMs: number;
+      responseStatus: number | null;
+      /** @description The first 4096 bytes of the response body, as UTF-8 text. */
+      responseBody: string | null;
+      responseBodyTruncated: boolean;
+      /** @description Why the attempt failed without a usable response. */
+      error: string | null;
     };
   };
   responses: never;
@@ -7093,6 +7302,1053 @@ export interface operations {
       };
       /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds until the next window. */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `internal`: Unexpected server error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `service_unavailable`: The service cannot reach its database; retry shortly. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listWebhookDestinations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Webhook endpoint id (`we_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              destinations: components["schemas"]["WebhookDestination"][];
+            };
+          };
+        };
+      };
+      /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `not_found`: No such resource in this workspace (for a dashboard session: no such workspace of the user's). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `method_not_allowed`: The path does not accept this method. */
+      405: {
+        headers: {
+          /** @description The methods the path accepts. */
+          Allow: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds until the next window. */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `internal`: Unexpected server error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `service_unavailable`: The service cannot reach its database; retry shortly. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createWebhookDestination: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Webhook endpoint id (`we_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description Where deliveries are POSTed.
+           * @example https://example.com/webhooks
+           */
+          url: string;
+          /** @description Headers added to every forward (e.g. an `authorization` your service checks). */
+          headers?: {
+            [key: string]: string;
+          };
+          /** @description How long one attempt may take, 1000–30000 ms (default 10000). */
+          timeoutMs?: number;
+          /** @description Retries: at most `maxAttempts` attempts (1–20, default 8), none later than `maxAgeSeconds` after receipt (60 s–7 days, default 1 day). */
+          retry?: {
+            maxAttempts?: number;
+            maxAgeSeconds?: number;
+          };
+          rateLimitPerSecond?: number | null;
+          autoAcknowledge?: boolean;
+          ordered?: boolean;
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["CreatedWebhookDestination"];
+          };
+        };
+      };
+      /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `not_found`: No such resource in this workspace (for a dashboard session: no such workspace of the user's). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `method_not_allowed`: The path does not accept this method. */
+      405: {
+        headers: {
+          /** @description The methods the path accepts. */
+          Allow: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `payload_too_large`: The request body is over the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unsupported_media_type`: The request body is not JSON. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds until the next window. */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `internal`: Unexpected server error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `service_unavailable`: The service cannot reach its database; retry shortly. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteWebhookDestination: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Webhook endpoint id (`we_…`). */
+        id: string;
+        /** @description Destination id (`dst_…`). */
+        destinationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              id: string;
+              /** @constant */
+              deleted: true;
+            };
+          };
+        };
+      };
+      /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `not_found`: No such resource in this workspace (for a dashboard session: no such workspace of the user's). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `method_not_allowed`: The path does not accept this method. */
+      405: {
+        headers: {
+          /** @description The methods the path accepts. */
+          Allow: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds until the next window. */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `internal`: Unexpected server error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `service_unavailable`: The service cannot reach its database; retry shortly. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  updateWebhookDestination: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Webhook endpoint id (`we_…`). */
+        id: string;
+        /** @description Destination id (`dst_…`). */
+        destinationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description Where deliveries are POSTed.
+           * @example https://example.com/webhooks
+           */
+          url?: string;
+          /** @description Headers added to every forward (e.g. an `authorization` your service checks). */
+          headers?: {
+            [key: string]: string;
+          };
+          /** @description How long one attempt may take, 1000–30000 ms (default 10000). */
+          timeoutMs?: number;
+          /** @description Retries: at most `maxAttempts` attempts (1–20, default 8), none later than `maxAgeSeconds` after receipt (60 s–7 days, default 1 day). */
+          retry?: {
+            maxAttempts?: number;
+            maxAgeSeconds?: number;
+          };
+          rateLimitPerSecond?: number | null;
+          autoAcknowledge?: boolean;
+          ordered?: boolean;
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["WebhookDestination"];
+          };
+        };
+      };
+      /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `not_found`: No such resource in this workspace (for a dashboard session: no such workspace of the user's). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `method_not_allowed`: The path does not accept this method. */
+      405: {
+        headers: {
+          /** @description The methods the path accepts. */
+          Allow: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `payload_too_large`: The request body is over the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unsupported_media_type`: The request body is not JSON. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds until the next window. */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `internal`: Unexpected server error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `service_unavailable`: The service cannot reach its database; retry shortly. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listDeliveryAttempts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Delivery id (a UUID). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              forwards: components["schemas"]["DeliveryForward"][];
+              attempts: components["schemas"]["DeliveryAttempt"][];
+            };
+          };
+        };
+      };
+      /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `not_found`: No such resource in this workspace (for a dashboard session: no such workspace of the user's). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `method_not_allowed`: The path does not accept this method. */
+      405: {
+        headers: {
+          /** @description The methods the path accepts. */
+          Allow: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds until the next window. */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `internal`: Unexpected server error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `service_unavailable`: The service cannot reach its database; retry shortly. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  replayDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Delivery id (a UUID). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          /**
+           * @description Destination id (`dst_…`).
+           * @example dst_03yH0TG7PjqWtYgfjuEGIes8nDYiEc
+           */
+          destinationId?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              forwards: components["schemas"]["DeliveryForward"][];
+            };
+          };
+        };
+      };
+      /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `not_found`: No such resource in this workspace (for a dashboard session: no such workspace of the user's). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `method_not_allowed`: The path does not accept this method. */
+      405: {
+        headers: {
+          /** @description The methods the path accepts. */
+          Allow: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `payload_too_large`: The request body is over the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unsupported_media_type`: The request body is not JSON. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds until the next window. */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `internal`: Unexpected server error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `service_unavailable`: The service cannot reach its database; retry shortly. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  replayDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          filter: {
+            /**
+             * @description Webhook endpoint id (`we_…`).
+             * @example we_03yH0TG7PjqWtYgfjuEGIes8nDYiEc
+             */
+            endpointId?: string;
+            /**
+             * @description `true`: only pending deliveries; `false`: only acknowledged ones.
+             * @enum {string}
+             */
+            unacknowledged?: "true" | "false";
+            /**
+             * Format: date-time
+             * @description Only deliveries received at or after this time (`createdAt` ≥ `since`; inclusive). ISO 8601 with `Z` or an offset.
+             * @example 2026-01-01T00:00:00Z
+             */
+            since?: string;
+            /**
+             * Format: date-time
+             * @description Only deliveries received before this time (`createdAt` < `until`; exclusive). ISO 8601 with `Z` or an offset.
+             * @example 2026-01-02T00:00:00Z
+             */
+            until?: string;
+            /**
+             * @description Text anywhere in the delivery: its body (the bytes as stored; not compressed bodies, nor bodies with a NUL byte), a header (`name: value`, names lower-case) or its query string (as sent, percent-encoded). A substring, ASCII letters matched case-insensitively, every other character exactly (`%`, `_` and `\` too). 3–200 characters. Not indexed: each page looks at a bounded window of deliveries (see the description).
+             * @example cus_9s6XKzkNRiz8i3
+             */
+            q?: string;
+            /**
+             * @description A JSON object (URL-encoded): only deliveries whose JSON body contains it, as PostgreSQL's jsonb `@>` decides (`{"data":{"object":{"id":"in_1"}}}` matches a body with that id among other fields; arrays match by containment). Bodies that are not JSON (by `Content-Type`), not UTF-8, or compressed never match. At most 2048 characters. Not indexed: each page looks at a bounded window of deliveries (see the description).
+             * @example {"type":"invoice.paid"}
+             */
+            payload?: string;
+            /**
+             * @description Only deliveries of this `eventType` (exact, case-sensitive; one type).
+             * @example issues.opened
+             */
+            eventType?: string;
+          };
+          /**
+           * @description Destination id (`dst_…`).
+           * @example dst_03yH0TG7PjqWtYgfjuEGIes8nDYiEc
+           */
+          destinationId?: string;
+          /** @description The `nextCursor` of the previous call, bound to the same filter. Opaque. */
+          cursor?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              /** @description Deliveries this call queued again. */
+              replayedCount: number;
+              hasMore: boolean;
+              nextCursor: string | null;
+            };
+          };
+        };
+      };
+      /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `not_found`: No such resource in this workspace (for a dashboard session: no such workspace of the user's). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `method_not_allowed`: The path does not accept this method. */
+      405: {
+        headers: {
+          /** @description The methods the path accepts. */
+          Allow: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `payload_too_large`: The request body is over the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unsupported_media_type`: The request body is not JSON. */
+      415: {
         headers: {
           [name: string]: unknown;
         };

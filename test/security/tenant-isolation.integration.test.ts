@@ -9,7 +9,7 @@ import { contracts } from "@/lib/contracts/index";
 import { db } from "@/lib/db/client";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { closedPort } from "@/test/enrichment-harness";
-import { readResponse } from "@/test/http-api";
+import { errorOf, readResponse } from "@/test/http-api";
 import { dashboardHeaders, signIn } from "./sessions";
 
 /*
@@ -86,6 +86,8 @@ interface WorkspaceA {
   disabledEndpointId: string;
   deliveryIds: string[];
   acknowledgedDeliveryId: string;
+  /** Destinations of A's first endpoint (the deliveries on it were forwarded to them). */
+  destinationIds: string[];
   /** A's owner and a member of A. */
   userIds: string[];
   invitationId: string;
@@ -100,6 +102,7 @@ interface WorkspaceB {
   liveKey: string;
   testKey: string;
   endpointId: string;
+  deliveryId: string;
   cookies: string;
 }
 
@@ -110,6 +113,9 @@ const PAYLOAD_MARKER = `a-payload-${tag}`;
 const HEADER_MARKER = `a-header-${tag}`;
 const EVENT_TYPE_MARKER = `a-event-type-${tag}`;
 const SIGNING_SECRET = `a-signing-secret-${randomBytes(12).toString("hex")}`;
+const DESTINATION_URL = `https://a-destination-${tag}.example/in`;
+const DESTINATION_HEADER_MARKER = `a-destination-header-${tag}`;
+const ATTEMPT_MARKER = `a-attempt-${tag}`;
 
 function secretPart(key: string): string {
   return key.replace(/^sbx_(live|test)_/, "");
@@ -153,6 +159,22 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
   );
   await okJson(send("PATCH", `/v1/webhook-endpoints/${disabled.data.id}`, auth, { enabled: false }));
 
+  // Destinations on the first endpoint, before its deliveries arrive: each delivery gets a forward to each.
+  type Destination = { data: { id: string; signingSecret: string } };
+  const destinations = [
+    await okJson<Destination>(
+      send("POST", `/v1/webhook-endpoints/${first.data.id}/destinations`, auth, {
+        url: DESTINATION_URL,
+        headers: { authorization: DESTINATION_HEADER_MARKER },
+      }),
+      201,
+    ),
+    await okJson<Destination>(
+      send("POST", `/v1/webhook-endpoints/${first.data.id}/destinations`, auth, { url: `${DESTINATION_URL}/2` }),
+      201,
+    ),
+  ];
+
   const deliveryIds: string[] = [];
   for (let index = 0; index < 3; index += 1) {
     deliveryIds.push(
@@ -166,6 +188,24 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
   deliveryIds.push(await ingest(second.data.id, { marker: PAYLOAD_MARKER, index: 3 }));
   const acknowledgedDeliveryId = deliveryIds[0]!;
   await okJson(send("POST", `/v1/webhook-endpoints/deliveries/${acknowledgedDeliveryId}/ack`, auth));
+  // An attempt of a forward, with a response body and an error that must stay A's.
+  const forward = await db().deliveryForward.findFirstOrThrow({
+    where: { workspaceId: account.workspaceId, deliveryId: deliveryIds[1]! },
+  });
+  const attempt = await db().deliveryAttempt.create({
+    data: {
+      workspaceId: account.workspaceId,
+      forwardId: forward.id,
+      deliveryId: forward.deliveryId,
+      destinationId: forward.destinationId,
+      attemptNumber: 1,
+      startedAt: new Date(),
+      durationMs: 3,
+      responseStatus: 500,
+      responseBody: new Uint8Array(Buffer.from(`${ATTEMPT_MARKER}-body`)),
+      error: `${ATTEMPT_MARKER}-error`,
+    },
+  });
 
   // Ledger rows and cursors from the sandbox (test key): no money moves, every priced route leaves a row.
   const testAuth = withKey(test.key);
@@ -237,6 +277,12 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
     `a-description-${tag}`,
     SIGNING_SECRET,
     ...deliveryIds,
+    ...destinations.flatMap(({ data }) => [data.id, data.signingSecret]),
+    DESTINATION_URL,
+    DESTINATION_HEADER_MARKER,
+    ATTEMPT_MARKER,
+    forward.id,
+    attempt.id,
     PAYLOAD_MARKER,
     HEADER_MARKER,
     EVENT_TYPE_MARKER,
@@ -258,6 +304,7 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
     disabledEndpointId: disabled.data.id,
     deliveryIds,
     acknowledgedDeliveryId,
+    destinationIds: destinations.map(({ data }) => data.id),
     userIds: [account.userId, teammate.userId],
     invitationId: invited.invitation.id,
     cursors,
@@ -275,7 +322,7 @@ async function buildWorkspaceB(): Promise<WorkspaceB> {
     send("POST", "/v1/webhook-endpoints", withKey(live.key), { name: "b-endpoint" }),
     201,
   );
-  await ingest(endpoint.data.id, { mine: "b" });
+  const deliveryId = await ingest(endpoint.data.id, { mine: "b" });
   const cookies = await signIn(app.baseUrl, email, PASSWORD);
   expect(cookies, "B signs in").not.toBeNull();
   return {
@@ -284,6 +331,7 @@ async function buildWorkspaceB(): Promise<WorkspaceB> {
     liveKey: live.key,
     testKey: test.key,
     endpointId: endpoint.data.id,
+    deliveryId,
     cookies: cookies!,
   };
 }
@@ -303,6 +351,13 @@ async function snapshotA() {
       orderBy: { id: "asc" },
       select: { id: true, acknowledgedAt: true },
     }),
+    destinations: await db().webhookDestination.findMany({
+      where: { workspaceId },
+      orderBy: { id: "asc" },
+      select: { id: true, webhookEndpointId: true, url: true, headers: true, enabled: true, signingSecret: true },
+    }),
+    // A's own forwards are written by ingest (and the event-stream probe); none may come from B's replays.
+    replays: await db().deliveryForward.count({ where: { workspaceId, reason: "replay" } }),
     apiKeys: await db().apiKey.findMany({
       where: { workspaceId },
       orderBy: { id: "asc" },
@@ -816,6 +871,122 @@ const MATRIX: Record<string, MatrixEntry> = {
           expect(dataOf(answer)).toEqual({ acknowledgedCount: 0, hasMore: false, nextCursor: null }),
       },
     ],
+  },
+  createWebhookDestination: {
+    probes: () =>
+      a.endpointIds.map((id) => ({
+        what: `add a destination to A's endpoint ${id}`,
+        method: "POST",
+        path: `/v1/webhook-endpoints/${id}/destinations`,
+        body: { url: "https://b.example/steal" },
+        expect: expectNotFound,
+      })),
+  },
+  listWebhookDestinations: {
+    probes: () =>
+      a.endpointIds.map((id) => ({
+        what: `list the destinations of A's endpoint ${id}`,
+        method: "GET",
+        path: `/v1/webhook-endpoints/${id}/destinations`,
+        expect: expectNotFound,
+      })),
+  },
+  updateWebhookDestination: {
+    probes: () =>
+      a.destinationIds.flatMap((id) =>
+        [a.endpointIds[0]!, b.endpointId].map((endpointId) => ({
+          what: `change A's destination ${id} through endpoint ${endpointId}`,
+          method: "PATCH",
+          path: `/v1/webhook-endpoints/${endpointId}/destinations/${id}`,
+          body: { url: "https://b.example/steal", enabled: false },
+          expect: expectNotFound,
+        })),
+      ),
+  },
+  deleteWebhookDestination: {
+    probes: () =>
+      a.destinationIds.flatMap((id) =>
+        [a.endpointIds[0]!, b.endpointId].map((endpointId) => ({
+          what: `delete A's destination ${id} through endpoint ${endpointId}`,
+          method: "DELETE",
+          path: `/v1/webhook-endpoints/${endpointId}/destinations/${id}`,
+          expect: expectNotFound,
+        })),
+      ),
+  },
+  listDeliveryAttempts: {
+    probes: () => [
+      ...a.deliveryIds.map((id) => ({
+        what: `attempts of A's delivery ${id}`,
+        method: "GET",
+        path: `/v1/webhook-endpoints/deliveries/${id}/attempts`,
+        expect: expectNotFound,
+      })),
+      {
+        what: "attempts of B's own delivery",
+        method: "GET",
+        path: `/v1/webhook-endpoints/deliveries/${b.deliveryId}/attempts`,
+        expect: (answer: Answer) => expect(dataOf(answer)).toEqual({ forwards: [], attempts: [] }),
+      },
+    ],
+  },
+  replayDelivery: {
+    probes: () => [
+      ...a.deliveryIds.flatMap((id) => [
+        {
+          what: `replay A's delivery ${id}`,
+          method: "POST",
+          path: `/v1/webhook-endpoints/deliveries/${id}/replay`,
+          expect: expectNotFound,
+        },
+        {
+          what: `replay A's delivery ${id} to A's destination`,
+          method: "POST",
+          path: `/v1/webhook-endpoints/deliveries/${id}/replay`,
+          body: { destinationId: a.destinationIds[0] },
+          expect: expectNotFound,
+        },
+      ]),
+      {
+        what: "replay B's own delivery to A's destination",
+        method: "POST",
+        path: `/v1/webhook-endpoints/deliveries/${b.deliveryId}/replay`,
+        body: { destinationId: a.destinationIds[0] },
+        expect: expectNotFound,
+      },
+    ],
+  },
+  replayDeliveries: {
+    probes: () => {
+      // What B gets for an endpoint of its own without destinations: A's endpoints must answer the same.
+      const noDestination = (answer: Answer) => {
+        expect(answer.status, answer.text).toBe(400);
+        expect(errorOf(answer.json).message).toBe("The endpoint has no enabled destination to replay to.");
+      };
+      return [
+        ...a.endpointIds.map((id) => ({
+          what: `replay everything on A's endpoint ${id}`,
+          method: "POST",
+          path: "/v1/webhook-endpoints/deliveries/replay",
+          body: { filter: { endpointId: id } },
+          expect: noDestination,
+        })),
+        {
+          what: "replay everything of B's endpoint",
+          method: "POST",
+          path: "/v1/webhook-endpoints/deliveries/replay",
+          body: { filter: { endpointId: b.endpointId } },
+          expect: noDestination,
+        },
+        ...a.destinationIds.map((id) => ({
+          what: `replay everything holding A's payload marker to A's destination ${id}`,
+          method: "POST",
+          path: "/v1/webhook-endpoints/deliveries/replay",
+          body: { filter: { q: PAYLOAD_MARKER }, destinationId: id },
+          expect: expectNotFound,
+        })),
+      ];
+    },
   },
   exportDeliveries: {
     probes: () => {
