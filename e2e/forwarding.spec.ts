@@ -112,7 +112,8 @@ test("a destination added in the dashboard gets signed deliveries; the drawer sh
     const destination = section.getByRole("article", { name: receiver.url });
     await expect(destination.getByText("Enabled", { exact: true })).toBeVisible();
     await expect(destination).toContainText("up to 1 attempt");
-    await expect(destination).toContainText("extra headers: X-Team");
+    // Header names are stored lower-case (HTTP ignores their case).
+    await expect(destination).toContainText("extra headers: x-team");
 
     // A delivery arrives and is forwarded: exact body, the extra header, a signature made with that secret.
     const first = '{"event":"order.paid","order":1}';

@@ -23,6 +23,7 @@ import styles from "./endpoints.module.css";
  * `noValidate`: the browser's own bubbles would show other words than the API's, and only for some rules.
  */
 export function DestinationForm({
+  mode,
   initial,
   submitLabel,
   pendingLabel,
@@ -31,6 +32,8 @@ export function DestinationForm({
   onSubmit,
   onCancel,
 }: {
+  /** Empty number fields mean the service's default when adding, the current value when editing. */
+  mode: "create" | "edit";
   initial: DestinationFormValues;
   submitLabel: string;
   pendingLabel: string;
@@ -94,6 +97,7 @@ export function DestinationForm({
   }
 
   const rowErrorId = (row: HeaderRow) => `${id}-header-${row.key}-error`;
+  const emptyMeans = (defaultText: string) => (mode === "create" ? `Empty: ${defaultText}.` : "Empty: unchanged.");
   const headersError = errors.fields.headers;
 
   return (
@@ -203,7 +207,7 @@ export function DestinationForm({
             onChange={(text) => set("timeoutMs", text)}
             inputMode="numeric"
             placeholder="10000"
-            hint="How long one attempt may take: 1000 to 30000. Empty: 10000."
+            hint={`How long one attempt may take: 1000 to 30000. ${emptyMeans("10000")}`}
             error={errors.fields.timeoutMs}
           />
           <TextField
@@ -214,7 +218,7 @@ export function DestinationForm({
             onChange={(text) => set("maxAttempts", text)}
             inputMode="numeric"
             placeholder="8"
-            hint="1 to 20, retried with growing pauses. Empty: 8."
+            hint={`1 to 20, retried with growing pauses. ${emptyMeans("8")}`}
             error={errors.fields["retry.maxAttempts"]}
           />
           <TextField
@@ -225,7 +229,7 @@ export function DestinationForm({
             onChange={(text) => set("maxAgeSeconds", text)}
             inputMode="numeric"
             placeholder="86400"
-            hint="No attempt later than this after receipt: 60 to 604800 (7 days). Empty: one day."
+            hint={`No attempt later than this after receipt: 60 to 604800 (7 days). ${emptyMeans("one day")}`}
             error={errors.fields["retry.maxAgeSeconds"]}
           />
           <TextField

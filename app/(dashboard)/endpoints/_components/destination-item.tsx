@@ -131,6 +131,7 @@ export function DestinationItem({
         <section id={`${id}-edit`} className={styles.panel} aria-labelledby={`${id}-edit-title`}>
           <h3 id={`${id}-edit-title`}>Edit destination</h3>
           <DestinationForm
+            mode="edit"
             initial={destinationFormValues(destination)}
             submitLabel="Save"
             pendingLabel="Saving…"

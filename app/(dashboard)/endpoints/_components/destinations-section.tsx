@@ -118,6 +118,7 @@ export function DestinationsSection({ endpointId, endpointName }: { endpointId: 
         <section id={`${id}-add`} className={styles.panel} aria-labelledby={`${id}-add-title`}>
           <h3 id={`${id}-add-title`}>New destination</h3>
           <DestinationForm
+            mode="create"
             initial={emptyDestinationForm()}
             submitLabel="Create destination"
             pendingLabel="Creating…"
