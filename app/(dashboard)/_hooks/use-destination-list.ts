@@ -17,7 +17,7 @@ export type Destination = z.output<typeof destinationSchema>;
 export function useDestinationList(endpointId: string, options: { pollMs?: number } = {}) {
   const workspaceId = useWorkspaceId();
   return useQuery({
-    queryKey: queryKeys.endpoints.destinations(workspaceId ?? null, endpointId),
+    queryKey: queryKeys.destinations.list(workspaceId ?? null, endpointId),
     queryFn: async () =>
       (await dashboardClient().call(listDestinationsContract, { params: { id: endpointId } })).data.destinations,
     enabled: workspaceId !== undefined,

@@ -18,7 +18,7 @@ export type UpdateDestinationBody = NonNullable<ClientInput<typeof updateDestina
 function useInvalidateDestinations(endpointId: string) {
   const queryClient = useQueryClient();
   const workspaceId = useWorkspaceId() ?? null;
-  return () => queryClient.invalidateQueries({ queryKey: queryKeys.endpoints.destinations(workspaceId, endpointId) });
+  return () => queryClient.invalidateQueries({ queryKey: queryKeys.destinations.list(workspaceId, endpointId) });
 }
 
 /** Resolves to the new destination with its signing secret, which no later answer carries. */
