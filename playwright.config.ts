@@ -87,6 +87,8 @@ export default defineConfig({
       PUBLIC_BASE_URL: "",
       // The specs sign up through the sign-up page, which only SIGNUP=open shows (invitations work in every mode).
       SIGNUP: "open",
+      // e2e/forwarding.spec.ts forwards to a receiver it starts on 127.0.0.1, which the SSRF guard refuses otherwise.
+      FORWARD_ALLOW_PRIVATE: "true",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

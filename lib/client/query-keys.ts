@@ -36,12 +36,24 @@ export const queryKeys = {
     /** A delivery's exact body as text (for "copy as curl"). */
     rawText: (workspaceId: string | null, id: string) =>
       [...queryKeys.deliveries.detail(workspaceId, id), "raw-text"] as const,
+    /** A delivery's forwards and their attempts (the drawer's Forwarding part). */
+    attempts: (workspaceId: string | null, id: string) =>
+      [...queryKeys.deliveries.detail(workspaceId, id), "attempts"] as const,
   },
   endpoints: {
     all: (workspaceId: string | null) => ["endpoints", workspaceId] as const,
     list: (workspaceId: string | null) => [...queryKeys.endpoints.all(workspaceId), "list"] as const,
     /** The first 100 endpoints in one page, for the deliveries page's filter and counts (the Endpoints page pages `list`). */
     options: (workspaceId: string | null) => [...queryKeys.endpoints.all(workspaceId), "options"] as const,
+  },
+  /**
+   * One endpoint's destinations. Not under `endpoints.all`: refreshing the endpoints after deleting one would ask
+   * for the deleted endpoint's destinations (a 404) while its card is still shown.
+   */
+  destinations: {
+    all: (workspaceId: string | null) => ["destinations", workspaceId] as const,
+    list: (workspaceId: string | null, endpointId: string) =>
+      [...queryKeys.destinations.all(workspaceId), endpointId] as const,
   },
   apiKeys: {
     all: (workspaceId: string | null) => ["api-keys", workspaceId] as const,

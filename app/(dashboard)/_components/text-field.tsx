@@ -15,6 +15,9 @@ export interface TextFieldProps {
   maxLength?: number;
   multiline?: boolean;
   autoFocus?: boolean;
+  /** For a single-line input: the keyboard a phone shows (`numeric` for whole numbers typed as text). */
+  inputMode?: "text" | "numeric" | "url";
+  placeholder?: string;
 }
 
 /** A labelled text input (or textarea) with its hint and error wired up through `aria-describedby`. */
@@ -30,6 +33,8 @@ export function TextField({
   maxLength,
   multiline,
   autoFocus,
+  inputMode,
+  placeholder,
 }: TextFieldProps) {
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   const shared = {
@@ -39,6 +44,7 @@ export function TextField({
     required,
     maxLength,
     autoFocus,
+    placeholder,
     "aria-invalid": error ? true : undefined,
     "aria-describedby": describedBy,
   };
@@ -50,7 +56,13 @@ export function TextField({
       {multiline ? (
         <textarea {...shared} rows={2} onChange={(event) => onChange(event.target.value)} />
       ) : (
-        <input {...shared} type="text" autoComplete="off" onChange={(event) => onChange(event.target.value)} />
+        <input
+          {...shared}
+          type="text"
+          inputMode={inputMode}
+          autoComplete="off"
+          onChange={(event) => onChange(event.target.value)}
+        />
       )}
       {hint ? (
         <p id={`${id}-hint`} className="hint">

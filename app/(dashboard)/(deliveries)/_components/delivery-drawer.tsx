@@ -12,6 +12,7 @@ import { downloadRawBody } from "../_lib/raw-body";
 import type { Delivery, WebhookEndpoint } from "../_lib/types";
 import { JsonTree } from "./json-tree";
 import { parseJsonText, payloadJsonText, prettyJson } from "../_lib/json";
+import { ForwardingSection } from "./forwarding-section";
 import { RelativeTime } from "./relative-time";
 import { SignatureBadge, StatusBadge } from "./status-badge";
 
@@ -211,6 +212,8 @@ function DrawerBody({
           </>
         ) : null}
       </dl>
+
+      <ForwardingSection deliveryId={delivery.id} endpointId={delivery.webhookEndpointId} />
 
       <section aria-labelledby={`${titleId}-payload`} className="drawer-section">
         <div className="drawer-section-head">

@@ -14,6 +14,7 @@ import {
 } from "../_hooks/use-endpoints";
 import { describeEventTypeSource } from "../_lib/event-type-source";
 import { describeSigning } from "../_lib/signing-schemes";
+import { DestinationsSection } from "./destinations-section";
 import { EditDetailsForm, SigningSettingsForm } from "./endpoint-forms";
 import { EventTypeSourceForm } from "./event-type-source-form";
 import styles from "./endpoints.module.css";
@@ -212,6 +213,8 @@ export function EndpointCard({
           {panel === "eventTypes" ? <EventTypeSourceForm endpoint={endpoint} onDone={closePanel} /> : null}
         </section>
       ) : null}
+
+      <DestinationsSection endpointId={endpoint.id} endpointName={endpoint.name} />
 
       <ConfirmDialog
         open={confirmingDelete}
