@@ -10,7 +10,7 @@ import { db } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { ApiError } from "@/lib/errors";
 import { createId } from "@/lib/ids";
-import { newDestinationSecret } from "./destination-secret";
+import { newDestinationSecret } from "./outgoing-request";
 import { changeEndpointDestinations } from "./endpoint-forwarding";
 
 export type DestinationResource = z.infer<typeof destinationSchema>;
