@@ -2,7 +2,8 @@
  * The load generator, always run in its own process (`runLoad` in bench/lib/processes.ts spawns it) so that it never shares an
  * event loop with a server under test. It reads one job as JSON on stdin and prints one JSON result on stdout.
  *
- * - `cannon`: autocannon at a fixed concurrency for a fixed duration (throughput and latency under load).
+ * - `cannon`: autocannon at a fixed concurrency for a fixed duration or number of requests, as fast as the server
+ *   answers or at a fixed rate (throughput and latency under load).
  * - `sequence`: the given requests one after another on one keep-alive connection (latency of single calls, with
  *   sub-millisecond resolution, which autocannon's histogram does not have); optionally reads a number from each
  *   JSON answer (e.g. `meta.latencyMs`).
@@ -21,6 +22,10 @@ export interface CannonJob {
   bodyBytes?: number;
   connections: number;
   durationSeconds: number;
+  /** Exactly this many requests, however long they take (instead of `durationSeconds`). */
+  amount?: number;
+  /** Requests a second over all connections (a steady rate instead of as fast as the server answers). */
+  overallRate?: number;
 }
 
 export interface SequenceRequest {
@@ -126,6 +131,8 @@ async function runCannon(job: CannonJob): Promise<LoadResult> {
       body,
       connections: job.connections,
       duration: job.durationSeconds,
+      amount: job.amount,
+      overallRate: job.overallRate,
       timeout: 30,
     },
     (error, result) => (error ? fail(error) : finish(result)),

@@ -6,13 +6,15 @@
  * 2. the real app (the launcher compiled, as `npm start` runs it, in its own process; a second one with
  *    INGEST_FAST_PATH=false for ingest through the Next.js route handler) and the bare node:http baselines
  *    (bench/baselines/): single-row INSERT (and its twin with the NOTIFY trigger), group commit, and no database;
- * 3. scenarios: ingest, scaling (with another fast-path app process on the same database), enrichment, listing, ack
+ * 3. scenarios: ingest, scaling (with another fast-path app process on the same database), forwarding (worker apps
+ *    started by the scenario, a receiver and the bare forwarder, each in its own process), enrichment, listing, ack
  *    (bench/scenarios/), each load generated in its own process (bench/load.ts), and search (the listing's filters at
  *    a million deliveries, page by page from the bench process);
  * 4. a table of the targets and whether each holds; the figures are written to bench/results/ (git-ignored).
  *
- * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,scaling,enrichment,listing,ack,search,
- * --ingest-loads=1024x50,1048576x20 (only these ingest loads, body bytes × connections), --strict
+ * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,scaling,forwarding,enrichment,listing,ack,search,
+ * --ingest-loads=1024x50,1048576x20 (only these ingest loads, body bytes × connections), --forwarding-profile (the
+ * forwarding worker apps under --cpu-prof, their profiles summed in the log and kept in bench/results/), --strict
  * (exit 1 when a target does not hold; by default only a scenario that fails to run makes the exit code non-zero).
  */
 import { randomBytes } from "node:crypto";
@@ -27,6 +29,7 @@ import { FULL, SMOKE } from "./lib/config";
 import {
   BASELINE_TABLES,
   createBaselineTables,
+  createForwardQueueTables,
   startBenchDatabase,
   waitForQuiet,
   type BenchDatabase,
@@ -36,12 +39,13 @@ import { ROOT, startServerProcess, type ServerProcess } from "./lib/processes";
 import { checksTable, formatTable, type Baselines, type BenchContext, type ScenarioOutcome } from "./lib/report";
 import { ackScenario } from "./scenarios/ack";
 import { enrichmentScenario } from "./scenarios/enrichment";
+import { forwardingScenario } from "./scenarios/forwarding";
 import { ingestScenario } from "./scenarios/ingest";
 import { listingScenario } from "./scenarios/listing";
 import { scalingScenario } from "./scenarios/scaling";
 import { searchScenario } from "./scenarios/search";
 
-const SCENARIOS = ["ingest", "scaling", "enrichment", "listing", "ack", "search"] as const;
+const SCENARIOS = ["ingest", "scaling", "forwarding", "enrichment", "listing", "ack", "search"] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -60,6 +64,8 @@ const config: typeof preset = ingestLoads
       },
     }
   : preset;
+// --forwarding-profile: the forwarding scenario's worker apps run with --cpu-prof (a run to read, not to quote).
+if (args.includes("--forwarding-profile")) config.forwarding = { ...config.forwarding, cpuProfile: true };
 const strict = args.includes("--strict");
 const only = args
   .find((arg) => arg.startsWith("--only="))
@@ -120,6 +126,7 @@ async function main(): Promise<number> {
   try {
     database = await startBenchDatabase();
     await createBaselineTables(database.pool);
+    await createForwardQueueTables(database.pool);
     process.env.DATABASE_URL = database.url;
     process.env.SIGNALBOX_SECRET = randomBytes(32).toString("base64url");
     log("embedded PostgreSQL started and migrated");
@@ -131,6 +138,7 @@ async function main(): Promise<number> {
     const enrichmentAccount = await createBenchAccount("Bench enrichment", placeholderBase);
     const scalingAccount = await createBenchAccount("Bench scaling", placeholderBase);
     const searchAccount = await createBenchAccount("Bench search", placeholderBase);
+    const forwardingAccount = await createBenchAccount("Bench forwarding", placeholderBase);
 
     const appEnv = {
       DATABASE_URL: database.url,
@@ -140,15 +148,19 @@ async function main(): Promise<number> {
       OUTBOUND_ALLOW_LOOPBACK: "true",
       ENRICHMENT_PROVIDERS_DISABLED: "website,fingerprints,company-store,public-filings",
       ENRICHMENT_PROVIDER_ORDER: "hunter",
+      // No forwarding worker beside what is measured; the forwarding scenario starts its worker apps itself.
+      FORWARD_WORKER: "false",
     };
-    const app = await startServerProcess(LAUNCHER_BUNDLE, appEnv);
-    processes.push(app);
+    const startServer = async (script: string, env: Record<string, string>, options?: { nodeArgs?: string[] }) => {
+      const server = await startServerProcess(script, env, options);
+      processes.push(server);
+      return server;
+    };
+    const app = await startServer(LAUNCHER_BUNDLE, appEnv);
     // The same app with ingest through the Next.js route handler, for the ingest scenario.
-    const routeHandlerApp = await startServerProcess(LAUNCHER_BUNDLE, { ...appEnv, INGEST_FAST_PATH: "false" });
-    processes.push(routeHandlerApp);
+    const routeHandlerApp = await startServer(LAUNCHER_BUNDLE, { ...appEnv, INGEST_FAST_PATH: "false" });
     // The scaling scenario's second instance: another launcher on the same database, as behind a load balancer.
-    const secondApp = selected("scaling") ? await startServerProcess(LAUNCHER_BUNDLE, appEnv) : undefined;
-    if (secondApp) processes.push(secondApp);
+    const secondApp = selected("scaling") ? await startServer(LAUNCHER_BUNDLE, appEnv) : undefined;
     // A database baseline writes rows of the ingest account into its own table (bench/baselines/baseline-table.ts).
     const startBaseline = async (script: string, table?: string) => {
       const env = table && {
@@ -157,9 +169,7 @@ async function main(): Promise<number> {
         BASELINE_WORKSPACE_ID: ingestAccount.workspaceId,
         BASELINE_ENDPOINT_ID: ingestAccount.endpointId,
       };
-      const server = await startServerProcess(path.join("bench", "baselines", script), env || {});
-      processes.push(server);
-      return server;
+      return startServer(path.join("bench", "baselines", script), env || {});
     };
     const baselines: Baselines = {
       singleRow: await startBaseline("single-row.ts", BASELINE_TABLES.singleRow.name),
@@ -175,10 +185,20 @@ async function main(): Promise<number> {
         .join(", ")}`,
     );
 
-    const context: BenchContext = { config, pool: database.pool, app, routeHandlerApp, baselines, log };
+    const context: BenchContext = {
+      config,
+      pool: database.pool,
+      app,
+      routeHandlerApp,
+      baselines,
+      appEnv,
+      startServer,
+      log,
+    };
     const plan: [ScenarioName, () => Promise<ScenarioOutcome>][] = [
       ["ingest", () => ingestScenario(context, ingestAccount.endpointId)],
       ["scaling", () => scalingScenario(context, [app, secondApp!], scalingAccount.endpointId)],
+      ["forwarding", () => forwardingScenario(context, forwardingAccount)],
       // Before the million-row seed, whose autovacuum and checkpoint tail would otherwise land in its figures.
       ["enrichment", () => enrichmentScenario(context, enrichmentAccount)],
       ["listing", () => listingScenario(context, listingAccount)],

@@ -35,6 +35,20 @@ export interface BenchConfig {
     /** `connections` in total, split evenly between the app processes of a run. */
     loads: IngestLoad[];
   };
+  forwarding: {
+    /** 1 KB deliveries queued, then forwarded, per throughput run (the app's worker and the bare forwarder each). */
+    deliveries: number;
+    /** The throughput runs' concurrencies: attempts in flight at once (FORWARD_CONCURRENCY, the bare one's lanes). */
+    concurrencies: number[];
+    /** End-to-end latency: 1 KB deliveries ingested at this steady rate for this long, the worker on. */
+    latency: { ratePerSecond: number; seconds: number };
+    /** Ingest into an endpoint with a destination and one without, the rounds alternating. */
+    ingest: IngestLoad;
+    /** The longest a throughput run or the latency run's last forwards may take before the run fails. */
+    timeoutSeconds: number;
+    /** The throughput runs' worker apps run with --cpu-prof, summed in the log (`--forwarding-profile`). */
+    cpuProfile?: boolean;
+  };
 }
 
 const KB = 1024;
@@ -62,6 +76,13 @@ export const FULL: BenchConfig = {
       { bodyBytes: 100 * KB, connections: 50, seconds: 6, rounds: 2 },
     ],
   },
+  forwarding: {
+    deliveries: 5_000,
+    concurrencies: [10, 50],
+    latency: { ratePerSecond: 100, seconds: 20 },
+    ingest: { bodyBytes: KB, connections: 50, seconds: 8, rounds: 3 },
+    timeoutSeconds: 180,
+  },
 };
 
 export const SMOKE: BenchConfig = {
@@ -80,4 +101,11 @@ export const SMOKE: BenchConfig = {
   search: { stored: 20_000, firstPages: 5, warmup: 1 },
   enrichment: { requests: 20, warmup: 3 },
   scaling: { warmupSeconds: 0, loads: [{ bodyBytes: KB, connections: 100, seconds: 0.5, rounds: 1 }] },
+  forwarding: {
+    deliveries: 200,
+    concurrencies: [10],
+    latency: { ratePerSecond: 50, seconds: 3 },
+    ingest: { bodyBytes: KB, connections: 50, seconds: 1.5, rounds: 1 },
+    timeoutSeconds: 60,
+  },
 };

@@ -36,15 +36,29 @@ async function postgresPids(pool: pg.Pool): Promise<number[]> {
   return [postmaster, ...children];
 }
 
-/** CPU seconds so far of each PostgreSQL process, by pid. */
+/**
+ * CPU seconds so far of each PostgreSQL process, by pid. The postmaster's figure includes its children that have exited
+ * (`cutime`/`cstime`: it reaps its backends), so a backend that ends between two readings still counts.
+ */
 export async function postgresCpu(pool: pg.Pool): Promise<Map<number, number>> {
-  const pids = await postgresPids(pool);
-  return new Map(await Promise.all(pids.map(async (pid) => [pid, await cpuSeconds(pid)] as const)));
+  const [postmaster, ...children] = await postgresPids(pool);
+  const withReaped = async (pid: number) => {
+    const fields = await statFields(pid);
+    return [11, 12, 13, 14].reduce((sum, index) => sum + Number(fields[index] ?? 0), 0) / TICKS_PER_SECOND;
+  };
+  return new Map([
+    [postmaster!, await withReaped(postmaster!)],
+    ...(await Promise.all(children.map(async (pid) => [pid, await cpuSeconds(pid)] as const))),
+  ]);
 }
 
-/** PostgreSQL's CPU seconds between two `postgresCpu` readings; a backend started in between counts in full. */
+/**
+ * PostgreSQL's CPU seconds between two `postgresCpu` readings: a backend started in between counts in full, one that
+ * ended in between through the postmaster's reaped children.
+ */
 export function postgresCpuSpent(before: Map<number, number>, after: Map<number, number>): number {
-  return [...after].reduce((sum, [pid, cpu]) => sum + cpu - (before.get(pid) ?? 0), 0);
+  const total = (reading: Map<number, number>) => [...reading.values()].reduce((sum, cpu) => sum + cpu, 0);
+  return total(after) - total(before);
 }
 
 /** The machine's CPU time so far, over all cores, in ticks: all of it, and the idle part (idle + iowait). */

@@ -58,6 +58,49 @@ export async function createBaselineTables(pool: pg.Pool): Promise<void> {
   }
 }
 
+/**
+ * The bare forwarder's queue (bench/baselines/bare-forwarder.ts): one row per delivery to forward (its body and headers)
+ * with a lease for at-least-once claiming, and an attempt row per send, as `delivery_forwards` and
+ * `delivery_attempts` keep them for the app.
+ */
+export async function createForwardQueueTables(pool: pg.Pool): Promise<void> {
+  await pool.query(`
+    CREATE TABLE bench_forward_queue (
+      id uuid PRIMARY KEY,
+      body bytea NOT NULL,
+      headers jsonb NOT NULL,
+      created_at timestamptz NOT NULL,
+      status text NOT NULL DEFAULT 'pending',
+      attempt_count int NOT NULL DEFAULT 0,
+      locked_until timestamptz,
+      done_at timestamptz)`);
+  await pool.query(
+    `CREATE INDEX bench_forward_queue_pending_idx ON bench_forward_queue (created_at) WHERE status = 'pending'`,
+  );
+  await pool.query(`
+    CREATE TABLE bench_forward_attempts (
+      id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+      queue_id uuid NOT NULL REFERENCES bench_forward_queue (id) ON DELETE CASCADE,
+      attempt_number int NOT NULL,
+      started_at timestamptz NOT NULL,
+      duration_ms int NOT NULL,
+      response_status int,
+      error text)`);
+  await pool.query(`CREATE INDEX bench_forward_attempts_queue_id_idx ON bench_forward_attempts (queue_id)`);
+}
+
+/** Replaces the bare forwarder's queue with the deliveries of an endpoint: the same ids, body bytes and headers. */
+export async function fillForwardQueue(pool: pg.Pool, endpointId: string): Promise<number> {
+  await pool.query("TRUNCATE bench_forward_queue, bench_forward_attempts");
+  const { rowCount } = await pool.query(
+    `INSERT INTO bench_forward_queue (id, body, headers, created_at)
+     SELECT id, raw_body, headers, created_at FROM webhook_deliveries WHERE webhook_endpoint_id = $1`,
+    [endpointId],
+  );
+  await pool.query("VACUUM ANALYZE bench_forward_queue");
+  return rowCount ?? 0;
+}
+
 const SEED_CHUNK = 250_000;
 
 /**

@@ -60,10 +60,17 @@ export async function startServerProcess(
   };
 }
 
-/** Runs one load job in a separate process (bench/load.ts, the job on its stdin) and returns its result. */
-export async function runLoad(job: LoadJob): Promise<LoadResult> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "bench", "load.ts")], {
+/**
+ * Runs `node --import tsx <script>` to completion with `input` on its stdin and returns the JSON of the last line it
+ * printed; throws with what it wrote to stderr when it exits non-zero.
+ */
+export async function runScript<T>(
+  script: string,
+  { input = "", env = {} }: { input?: string; env?: Record<string, string> } = {},
+): Promise<T> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, script)], {
     cwd: ROOT,
+    env: { ...process.env, ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";
@@ -71,10 +78,15 @@ export async function runLoad(job: LoadJob): Promise<LoadResult> {
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
-  child.stdin.end(JSON.stringify(job));
+  child.stdin.end(input);
   const code = await exited;
-  if (code !== 0) throw new Error(`The load generator failed (exit ${code}):\n${stderr}`);
-  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as LoadResult;
+  if (code !== 0) throw new Error(`${script} failed (exit ${code}):\n${stderr}`);
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as T;
+}
+
+/** Runs one load job in a separate process (bench/load.ts, the job on its stdin) and returns its result. */
+export function runLoad(job: LoadJob): Promise<LoadResult> {
+  return runScript<LoadResult>(path.join("bench", "load.ts"), { input: JSON.stringify(job) });
 }
 
 async function statusField(pid: number, field: string): Promise<number | null> {

@@ -40,6 +40,14 @@ export interface BenchContext {
   /** A second app process with INGEST_FAST_PATH=false: ingest through the Next.js route handler. */
   routeHandlerApp: ServerProcess;
   baselines: Baselines;
+  /** The environment every app process of the run starts with (FORWARD_WORKER=false among it). */
+  appEnv: Record<string, string>;
+  /** Starts a server process (startServerProcess) that the run stops at its end, or on Ctrl-C, if it is still up. */
+  startServer: (
+    script: string,
+    env: Record<string, string>,
+    options?: { nodeArgs?: string[] },
+  ) => Promise<ServerProcess>;
   log: (message: string) => void;
 }
 

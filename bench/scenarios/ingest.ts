@@ -4,7 +4,8 @@ import { waitForQuiet } from "../lib/database";
 import { currentRss, runLoad, trackPeakRss, type ServerProcess } from "../lib/processes";
 import { mb, ms, ratio, type BenchContext, type Check, type ScenarioOutcome } from "../lib/report";
 
-const HEADERS = { "content-type": "application/json", "user-agent": "Signalbox-Bench/1.0" };
+/** The headers every ingest load sends. */
+export const INGEST_HEADERS = { "content-type": "application/json", "user-agent": "Signalbox-Bench/1.0" };
 const SMALL_BODY = 1024;
 const RSS_LIMIT = 400 * 1024 * 1024;
 const MAXIMUM_P99_RATIO = 1.5;
@@ -38,11 +39,12 @@ interface TargetFigures {
   non200: number;
 }
 
-const non200 = (result: LoadResult) =>
+/** Answers other than 200, and requests with no answer at all. */
+export const non200 = (result: LoadResult) =>
   Object.entries(result.statuses).reduce((sum, [status, count]) => sum + (status === "200" ? 0 : count), 0) +
   result.errors;
 
-const bodyLabel = (bytes: number) => (bytes >= 1_048_576 ? `${bytes / 1_048_576} MiB` : `${bytes / 1024} KB`);
+export const bodyLabel = (bytes: number) => (bytes >= 1_048_576 ? `${bytes / 1_048_576} MiB` : `${bytes / 1024} KB`);
 const loadLabel = (load: IngestLoad) => `${bodyLabel(load.bodyBytes)} × ${load.connections}`;
 
 async function cannon(context: BenchContext, target: Target, load: IngestLoad, round: number) {
@@ -51,7 +53,7 @@ async function cannon(context: BenchContext, target: Target, load: IngestLoad, r
     kind: "cannon",
     url: target.url,
     method: "POST",
-    headers: HEADERS,
+    headers: INGEST_HEADERS,
     bodyBytes: load.bodyBytes,
     connections: load.connections,
     durationSeconds: load.seconds,
