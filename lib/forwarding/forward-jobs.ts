@@ -1,13 +1,15 @@
-import type pg from "pg";
 import type { TaskList } from "graphile-worker";
 import { takeForwardSlot } from "@/lib/ratelimit/limits";
 import {
+  acknowledgeWhenAllAccepted,
   attemptForward,
   failForward,
+  queueJob,
   readForward,
   readOldestPendingForward,
   type AttemptDependencies,
   type ForwardRow,
+  type NextAttemptJob,
 } from "./attempt-forward";
 
 /*
@@ -32,15 +34,13 @@ export interface OrderedForwardJob {
 /** Forwards an ordered walk sends before it queues its own continuation, so one busy destination cannot hog a worker. */
 const ORDERED_WALK_BATCH = 100;
 
-const ADD_JOB = `SELECT graphile_worker.add_job($1, $2::json, queue_name => $3, run_at => $4, job_key => $5)`;
-
-function queueForward(runner: pg.Pool | pg.PoolClient, job: ForwardJob, at: Date): Promise<unknown> {
-  return runner.query(ADD_JOB, ["forward", JSON.stringify(job), null, at, null]);
+function forwardJob(job: ForwardJob): NextAttemptJob {
+  return { identifier: "forward", payload: job, queueName: null, jobKey: null };
 }
 
-function queueOrderedWalk(runner: pg.Pool | pg.PoolClient, job: OrderedForwardJob, at: Date): Promise<unknown> {
+function orderedWalkJob(job: OrderedForwardJob): NextAttemptJob {
   const key = `ordered:${job.destinationId}`;
-  return runner.query(ADD_JOB, ["forward-ordered", JSON.stringify(job), key, at, key]);
+  return { identifier: "forward-ordered", payload: job, queueName: key, jobKey: key };
 }
 
 type Readiness =
@@ -70,14 +70,18 @@ async function readiness(forward: ForwardRow, dependencies: AttemptDependencies)
 
 async function runForward(job: ForwardJob, dependencies: AttemptDependencies): Promise<void> {
   const forward = await readForward(dependencies.pool, job.workspaceId, job.forwardId);
-  // Deleted, finished, or an attempt already recorded (this job ran before and was run again): nothing to do.
-  if (!forward || forward.status !== "pending" || forward.attempt_count !== job.attempt - 1) return;
+  if (!forward) return; // deleted with its destination
+  // This job ran before and was run again (its instance died): what it recorded stands. A success whose instance
+  // died before acknowledging acknowledges now.
+  if (forward.status !== "pending" || forward.attempt_count !== job.attempt - 1) {
+    if (forward.status === "succeeded" && forward.auto_acknowledge)
+      await acknowledgeWhenAllAccepted(dependencies.pool, forward);
+    return;
+  }
   const ready = await readiness(forward, dependencies);
-  if (ready.kind === "wait") await queueForward(dependencies.pool, job, ready.until);
+  if (ready.kind === "wait") await queueJob(dependencies.pool, forwardJob(job), ready.until);
   if (ready.kind !== "send") return;
-  await attemptForward(ready.forward, dependencies, (client, at) =>
-    queueForward(client, { ...job, attempt: job.attempt + 1 }, at).then(() => {}),
-  );
+  await attemptForward(ready.forward, dependencies, forwardJob({ ...job, attempt: job.attempt + 1 }));
 }
 
 async function runOrderedWalk(job: OrderedForwardJob, dependencies: AttemptDependencies): Promise<void> {
@@ -87,21 +91,19 @@ async function runOrderedWalk(job: OrderedForwardJob, dependencies: AttemptDepen
     if (!head) return;
     // The head waits for its retry, and everything behind it with it.
     if (head.next_attempt_at !== null && head.next_attempt_at > now()) {
-      await queueOrderedWalk(dependencies.pool, job, head.next_attempt_at);
+      await queueJob(dependencies.pool, orderedWalkJob(job), head.next_attempt_at);
       return;
     }
     const ready = await readiness(head, dependencies);
     if (ready.kind === "wait") {
-      await queueOrderedWalk(dependencies.pool, job, ready.until);
+      await queueJob(dependencies.pool, orderedWalkJob(job), ready.until);
       return;
     }
     if (ready.kind === "ended") continue;
-    const outcome = await attemptForward(ready.forward, dependencies, (client, at) =>
-      queueOrderedWalk(client, job, at).then(() => {}),
-    );
+    const outcome = await attemptForward(ready.forward, dependencies, orderedWalkJob(job));
     if (outcome.kind === "retry") return;
   }
-  await queueOrderedWalk(dependencies.pool, job, now());
+  await queueJob(dependencies.pool, orderedWalkJob(job), now());
 }
 
 /** The task list a forwarding worker runs. */

@@ -33,7 +33,10 @@ const DEFAULT_SWEEP_INTERVAL_MS = 10_000;
 export async function startForwardWorker(options: ForwardWorkerOptions): Promise<ForwardWorker> {
   // Jobs, their bookkeeping and the attempts' own queries; graphile-worker's LISTEN holds one more.
   const pool = new pg.Pool({ connectionString: options.connectionString, max: options.concurrency + 4 });
-  pool.on("error", (error) => console.warn(`Forwarding: a database connection failed (${error.message}).`));
+  const warn = (error: Error) => console.warn(`Forwarding: a database connection failed (${error.message}).`);
+  pool.on("error", warn);
+  // A checked-out connection's errors too (graphile-worker warns at start-up without this).
+  pool.on("connect", (client) => client.on("error", warn));
   const liveness = new pg.Client({ connectionString: options.connectionString });
   liveness.on("error", (error) => console.warn(`Forwarding: the liveness connection failed (${error.message}).`));
   await liveness.connect();

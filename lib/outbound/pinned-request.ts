@@ -26,6 +26,11 @@ export interface PinnedRequest {
   port: number;
   /** Tests only: extra CA certificates for https fakes. */
   ca?: string | Buffer | (string | Buffer)[];
+  /**
+   * Keeps connections for reuse (the agent of the request's protocol). Connections are made to the checked address,
+   * so the agent pools them by that address and port: a reused one goes where a check allowed. Default: none.
+   */
+  agents?: { http: http.Agent; https: https.Agent };
 }
 
 /**
@@ -152,7 +157,7 @@ function sendTo(request: PinnedRequest, target: PinnedTarget, signal: AbortSigna
     path: `${url.pathname}${url.search}`,
     method: request.method,
     headers,
-    agent: false,
+    agent: request.agents ? request.agents[url.protocol === "https:" ? "https" : "http"] : false,
     signal,
     // The certificate is checked against the name, not the address we connect to; IP literals send no SNI.
     ...(url.protocol === "https:" ? { servername: isIP(host) === 0 ? host : undefined, ca: request.ca } : {}),

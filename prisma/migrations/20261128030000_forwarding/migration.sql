@@ -50,9 +50,8 @@ CREATE TABLE "delivery_forwards" (
     "next_attempt_at" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "completed_at" TIMESTAMPTZ(3),
-    CONSTRAINT "delivery_forwards_pkey" PRIMARY KEY ("id")
+    CONSTRAINT "delivery_forwards_pkey" PRIMARY KEY ("workspace_id", "id")
 );
-CREATE UNIQUE INDEX "delivery_forwards_workspace_id_id_key" ON "delivery_forwards"("workspace_id", "id");
 CREATE INDEX "delivery_forwards_workspace_id_delivery_id_created_at_idx" ON "delivery_forwards"("workspace_id", "delivery_id", "created_at");
 CREATE INDEX "delivery_forwards_destination_pending_idx" ON "delivery_forwards"("destination_id", "delivery_created_at", "delivery_id") WHERE status = 'pending'::"ForwardStatus";
 ALTER TABLE "delivery_forwards" ADD CONSTRAINT "delivery_forwards_workspace_id_destination_id_fkey"
