@@ -173,7 +173,7 @@ async function ingestCosts(pool: pg.Pool, account: BenchAccount, url: string): P
   await single.end();
   // What these left queued is not this tool's to run.
   await pool.query(
-    `SELECT graphile_worker.complete_jobs(ARRAY(SELECT id FROM graphile_worker.jobs WHERE task_identifier = 'forward'))`,
+    `SELECT graphile_worker.complete_jobs(ARRAY(SELECT id FROM graphile_worker.jobs WHERE task_identifier IN ('forward', 'forward-batch')))`,
   );
 }
 

@@ -30,12 +30,12 @@ const WORKER_ENV = { FORWARD_WORKER: "true", FORWARD_ALLOW_PRIVATE: "true" };
 // and announced the way graphile-worker announces new jobs.
 const RESCHEDULE_FORWARD_JOBS = `
   SELECT count(*)::int AS jobs FROM graphile_worker.reschedule_jobs(
-    ARRAY(SELECT id FROM graphile_worker.jobs WHERE task_identifier = 'forward' AND locked_at IS NULL),
+    ARRAY(SELECT id FROM graphile_worker.jobs WHERE task_identifier IN ('forward', 'forward-batch') AND locked_at IS NULL),
     run_at => now() + $1::interval)`;
 const ANNOUNCE_JOBS = `SELECT pg_notify('jobs:insert', json_build_object('r', random(), 'count', $1::int)::text)`;
 const DROP_FORWARD_JOBS = `
   SELECT count(*)::int AS jobs FROM graphile_worker.complete_jobs(
-    ARRAY(SELECT id FROM graphile_worker.jobs WHERE task_identifier = 'forward' AND locked_at IS NULL))`;
+    ARRAY(SELECT id FROM graphile_worker.jobs WHERE task_identifier IN ('forward', 'forward-batch') AND locked_at IS NULL))`;
 
 interface Receiver {
   server: ServerProcess;

@@ -64,6 +64,17 @@ export async function readForward(
   return rows[0];
 }
 
+/** The forwards `forwardIds` of `workspaceId` that still exist (a batch job's). */
+export async function readForwards(pool: pg.Pool, workspaceId: string, forwardIds: string[]): Promise<ForwardRow[]> {
+  const { rows } = await pool.query<ForwardRow>({
+    name: "forwarding-read-forwards",
+    text: `SELECT ${FORWARD_COLUMNS} ${FORWARD_JOINS} WHERE f.workspace_id = $1 AND f.id = ANY($2::uuid[])
+           ORDER BY f.delivery_created_at, f.delivery_id`,
+    values: [workspaceId, forwardIds],
+  });
+  return rows;
+}
+
 /** An ordered destination's head of line: its oldest pending forward. */
 export async function readOldestPendingForward(
   pool: pg.Pool,
@@ -87,6 +98,8 @@ export type AttemptOutcome = { kind: "succeeded" } | { kind: "retry"; at: Date }
 export interface AttemptDependencies {
   pool: pg.Pool;
   sender: WebhookSender;
+  /** Bounds the attempts in flight in this process (sending and recording), whichever jobs they belong to. */
+  limit?: <T>(attempt: () => Promise<T>) => Promise<T>;
   now?: () => Date;
   random?: () => number;
   /** Ends an attempt in flight when the worker stops. */

@@ -6,6 +6,7 @@ import {
   failForward,
   queueJob,
   readForward,
+  readForwards,
   readOldestPendingForward,
   type AttemptDependencies,
   type ForwardRow,
@@ -13,9 +14,11 @@ import {
 } from "./attempt-forward";
 
 /*
- * The two kinds of forwarding job (queued by the delivery_forwards trigger, migration 20261128030000):
- * - `forward` {forwardId, workspaceId, attempt}: one attempt of one forward to an unordered destination; a retry is a
- *   new job for the next attempt, queued in the transaction that records this one.
+ * The kinds of forwarding job (queued by the delivery_forwards trigger, migration 20261128030000):
+ * - `forward-batch` {workspaceId, forwardIds}: the first attempts of the forwards one statement wrote to one unordered
+ *   destination;
+ * - `forward` {forwardId, workspaceId, attempt}: one attempt of one forward to an unordered destination (a retry, or a
+ *   first attempt that waited for the rate limit), queued in the statement that records the attempt before it;
  * - `forward-ordered` {destinationId, workspaceId}: walks an ordered destination's pending forwards oldest first, one
  *   at a time; a failure that will be retried stops the walk, and the walk's next job waits for that retry.
  */
@@ -24,6 +27,11 @@ export interface ForwardJob {
   forwardId: string;
   workspaceId: string;
   attempt: number;
+}
+
+export interface ForwardBatchJob {
+  workspaceId: string;
+  forwardIds: string[];
 }
 
 export interface OrderedForwardJob {
@@ -68,20 +76,35 @@ async function readiness(forward: ForwardRow, dependencies: AttemptDependencies)
   return { kind: "send", forward: { ...forward, raw_body: body, delivery_headers: headers } };
 }
 
-async function runForward(job: ForwardJob, dependencies: AttemptDependencies): Promise<void> {
-  const forward = await readForward(dependencies.pool, job.workspaceId, job.forwardId);
-  if (!forward) return; // deleted with its destination
+/** Makes attempt number `attempt` of `forward`, unless it was made already. */
+async function forwardOnce(forward: ForwardRow, attempt: number, dependencies: AttemptDependencies): Promise<void> {
   // This job ran before and was run again (its instance died): what it recorded stands. A success whose instance
   // died before acknowledging acknowledges now.
-  if (forward.status !== "pending" || forward.attempt_count !== job.attempt - 1) {
+  if (forward.status !== "pending" || forward.attempt_count !== attempt - 1) {
     if (forward.status === "succeeded" && forward.auto_acknowledge)
       await acknowledgeWhenAllAccepted(dependencies.pool, forward);
     return;
   }
+  const job: ForwardJob = { forwardId: forward.id, workspaceId: forward.workspace_id, attempt };
   const ready = await readiness(forward, dependencies);
   if (ready.kind === "wait") await queueJob(dependencies.pool, forwardJob(job), ready.until);
   if (ready.kind !== "send") return;
-  await attemptForward(ready.forward, dependencies, forwardJob({ ...job, attempt: job.attempt + 1 }));
+  const limit = dependencies.limit ?? ((run) => run());
+  await limit(() => attemptForward(ready.forward, dependencies, forwardJob({ ...job, attempt: attempt + 1 })));
+}
+
+async function runForward(job: ForwardJob, dependencies: AttemptDependencies): Promise<void> {
+  const forward = await readForward(dependencies.pool, job.workspaceId, job.forwardId);
+  if (forward) await forwardOnce(forward, job.attempt, dependencies); // else deleted with its destination
+}
+
+/** The first attempts of the forwards one statement wrote to one destination, as many at once as the limit allows. */
+async function runForwardBatch(job: ForwardBatchJob, dependencies: AttemptDependencies): Promise<void> {
+  const forwards = await readForwards(dependencies.pool, job.workspaceId, job.forwardIds);
+  const settled = await Promise.allSettled(forwards.map((forward) => forwardOnce(forward, 1, dependencies)));
+  // The job fails (and is run again later) if any forward could not be recorded; those recorded are skipped then.
+  const failed = settled.find((result) => result.status === "rejected");
+  if (failed) throw failed.reason;
 }
 
 async function runOrderedWalk(job: OrderedForwardJob, dependencies: AttemptDependencies): Promise<void> {
@@ -100,7 +123,8 @@ async function runOrderedWalk(job: OrderedForwardJob, dependencies: AttemptDepen
       return;
     }
     if (ready.kind === "ended") continue;
-    const outcome = await attemptForward(ready.forward, dependencies, orderedWalkJob(job));
+    const limit = dependencies.limit ?? ((run) => run());
+    const outcome = await limit(() => attemptForward(ready.forward, dependencies, orderedWalkJob(job)));
     if (outcome.kind === "retry") return;
   }
   await queueJob(dependencies.pool, orderedWalkJob(job), now());
@@ -110,6 +134,7 @@ async function runOrderedWalk(job: OrderedForwardJob, dependencies: AttemptDepen
 export function forwardTasks(dependencies: AttemptDependencies): TaskList {
   return {
     forward: (payload) => runForward(payload as ForwardJob, dependencies),
+    "forward-batch": (payload) => runForwardBatch(payload as ForwardBatchJob, dependencies),
     "forward-ordered": (payload) => runOrderedWalk(payload as OrderedForwardJob, dependencies),
   };
 }

@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import { run, type Runner, type WorkerEvents } from "graphile-worker";
+import pLimit from "p-limit";
 import pg from "pg";
 import { quietJobQueueLogger } from "@/lib/db/job-queue-logger";
 import type { WebhookSender } from "@/lib/outbound/webhook-sender";
@@ -59,7 +60,12 @@ export async function startForwardWorker(options: ForwardWorkerOptions): Promise
       // Measured (README "Forwarding"): fetching a few jobs at once and completing them in batches tripled the jobs a
       // second over one fetch and one completion per job, at the same latency.
       preset: { worker: { localQueue: { size: options.concurrency }, completeJobBatchDelay: 0 } },
-      taskList: forwardTasks({ pool, sender: options.sender, signal: abort.signal }),
+      taskList: forwardTasks({
+        pool,
+        sender: options.sender,
+        signal: abort.signal,
+        limit: pLimit(options.concurrency),
+      }),
     });
     await Promise.all(held);
   } catch (error) {

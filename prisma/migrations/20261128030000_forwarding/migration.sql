@@ -79,18 +79,22 @@ ALTER TABLE "delivery_attempts" ADD CONSTRAINT "delivery_attempts_workspace_id_f
 
 -- Every forward written is queued, in the transaction that wrote it (ingest's batch INSERT, a replay): one call per
 -- statement, however many rows (graphile_worker.add_jobs resolves when the function runs, so its schema may be
--- installed after this). A forward to an unordered destination is a `forward` job of its own. An ordered destination
--- has one `forward-ordered` job that walks its pending forwards oldest first: keyed by the destination (a second
--- forward finds the job already queued and keeps its run_at, which may be a retry's wait) and in a named queue of its
--- own (never two walks of one destination at once).
+-- installed after this). The forwards a statement wrote to one unordered destination are one `forward-batch` job: a job
+-- costs a row, its index entries and a fetch and completion, which per forward halved what ingest and forwarding could
+-- do. An ordered destination has one `forward-ordered` job that walks its pending forwards oldest first: keyed by the
+-- destination (a second forward finds the job already queued and keeps its run_at, which may be a retry's wait) and
+-- in a named queue of its own (never two walks of one destination at once).
 CREATE FUNCTION "enqueue_delivery_forwards"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM graphile_worker.add_jobs(ARRAY(
-    SELECT ROW('forward', json_build_object('forwardId', f.id, 'workspaceId', f.workspace_id, 'attempt', 1),
+    SELECT ROW('forward-batch',
+               json_build_object('workspaceId', f.workspace_id,
+                                 'forwardIds', json_agg(f.id ORDER BY f.delivery_created_at, f.delivery_id)),
                NULL, NULL, NULL, NULL, NULL, NULL)::graphile_worker.job_spec
     FROM new_forwards f
     JOIN webhook_destinations d ON d.workspace_id = f.workspace_id AND d.id = f.destination_id
     WHERE NOT d.ordered
+    GROUP BY f.workspace_id, f.destination_id
     UNION ALL
     SELECT ROW('forward-ordered', json_build_object('destinationId', d.id, 'workspaceId', d.workspace_id),
                'ordered:' || d.id, NULL, NULL, 'ordered:' || d.id, NULL, NULL)::graphile_worker.job_spec
