@@ -157,6 +157,18 @@ export const createdDestinationSchema = destinationSchema
 
 const destinationParams = z.object({ id: endpointId, destinationId });
 
+/** A destination's settings as sent: all of them to create one (only `url` required), any of them to change one. */
+const destinationInput = z.strictObject({
+  url: destinationUrl,
+  headers: destinationHeaders.optional(),
+  timeoutMs: timeoutMs.optional(),
+  retry: retryInput.optional(),
+  rateLimitPerSecond: rateLimitPerSecond.nullable().optional(),
+  autoAcknowledge: z.boolean().optional(),
+  ordered: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+});
+
 export const createDestinationContract = defineContract({
   operationId: "createWebhookDestination",
   scope: "endpoints:admin",
@@ -167,16 +179,7 @@ export const createDestinationContract = defineContract({
   description: `Every delivery that arrives afterwards is POSTed to \`url\` with its exact bytes and headers, signed (Standard Webhooks), and retried until it succeeds. At most ${MAX_DESTINATIONS_PER_ENDPOINT} per endpoint.`,
   auth: "workspace",
   params: z.object({ id: endpointId }),
-  body: z.strictObject({
-    url: destinationUrl,
-    headers: destinationHeaders.optional(),
-    timeoutMs: timeoutMs.optional(),
-    retry: retryInput.optional(),
-    rateLimitPerSecond: rateLimitPerSecond.nullable().optional(),
-    autoAcknowledge: z.boolean().optional(),
-    ordered: z.boolean().optional(),
-    enabled: z.boolean().optional(),
-  }),
+  body: destinationInput,
   response: envelope(createdDestinationSchema),
   successStatus: 201,
   errors: ["validation_error", "unauthorized", "not_found"],
@@ -207,17 +210,8 @@ export const updateDestinationContract = defineContract({
     "Any of the creation fields; `retry` fields not sent keep their values. Enabling a destination the service disabled (`disabledReason: gone`) clears the reason. Forwards already queued use the new settings from their next attempt.",
   auth: "workspace",
   params: destinationParams,
-  body: z
-    .strictObject({
-      url: destinationUrl.optional(),
-      headers: destinationHeaders.optional(),
-      timeoutMs: timeoutMs.optional(),
-      retry: retryInput.optional(),
-      rateLimitPerSecond: rateLimitPerSecond.nullable().optional(),
-      autoAcknowledge: z.boolean().optional(),
-      ordered: z.boolean().optional(),
-      enabled: z.boolean().optional(),
-    })
+  body: destinationInput
+    .partial()
     // Only about an otherwise valid body: an unknown field alone is reported as itself.
     .refine((body) => Object.keys(body).length > 0, {
       error: "send at least one field to change",
