@@ -691,11 +691,14 @@ describe("forwarding sender (destination URLs from API callers)", () => {
 });
 
 describe("the outbound client is the only way out", () => {
-  /** Server-side sources: lib/ (the browser client under lib/client excepted). */
+  /**
+   * Server-side sources: lib/, except the browser client (lib/client) and the relay (lib/relay), a command that runs
+   * on a developer's machine and posts to the receiver its user names (the layer rules keep it out of the server).
+   */
   function serverSources(dir: string): string[] {
     return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
       const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) return ["generated", "client"].includes(entry.name) ? [] : serverSources(file);
+      if (entry.isDirectory()) return ["generated", "client", "relay"].includes(entry.name) ? [] : serverSources(file);
       return /\.tsx?$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) ? [file] : [];
     });
   }
@@ -704,6 +707,8 @@ describe("the outbound client is the only way out", () => {
   const SOCKET_USERS: Record<string, string> = {
     "lib/outbound/outbound-client.ts": "the outbound client itself",
     "lib/outbound/pinned-request.ts": "the checked, pinned request the outbound client and the forwarding sender share",
+    "lib/outbound/webhook-sender.ts":
+      "keep-alive agents for the pinned requests, which connect to checked addresses only",
     "lib/env.ts": "isIP only, to validate FORWARD_ALLOW_PRIVATE",
     "lib/outbound/address-policy.ts": "isIPv4/isIPv6 only",
     "lib/inbox/source-ip.ts": "isIP only",
