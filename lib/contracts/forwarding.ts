@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineContract, envelope } from "./contract";
+import { isHopByHopHeader } from "./forwarded-headers";
 import { cursor, deliveryFilterBody, deliveryId, endpointId } from "./webhooks";
 
 /** Destinations one endpoint may have. */
@@ -15,25 +16,16 @@ export const MAX_LISTED_FORWARDS = 100;
 export const MAX_DESTINATION_HEADERS = 20;
 
 /**
- * Header names a destination may not set: framing and hop-by-hop ones (ours to write; with any `proxy-…` name), and
- * the signature we add. The sender (lib/forwarding/outgoing-request.ts) skips the same ones: what is saved is sent.
+ * Header names a destination may not set besides the hop-by-hop ones (./forwarded-headers.ts, ours to write): the
+ * body's encoding and the signature we add. The sender (lib/forwarding/outgoing-request.ts) skips the same ones: what
+ * is saved is sent.
  */
-export const RESERVED_DESTINATION_HEADERS = [
-  "host",
-  "content-length",
-  "transfer-encoding",
-  "connection",
-  "keep-alive",
-  "te",
-  "trailer",
-  "upgrade",
-  "expect",
-  "http2-settings",
+const RESERVED_DESTINATION_HEADERS: ReadonlySet<string> = new Set([
   "content-encoding",
   "webhook-id",
   "webhook-timestamp",
   "webhook-signature",
-] as const;
+]);
 
 const destinationId = z
   .string()
@@ -73,7 +65,7 @@ const destinationHeaders = z
     for (const name of names) {
       const lower = name.toLowerCase();
       if (!HEADER_NAME.test(name)) context.addIssue({ code: "custom", path: [name], message: "is not a header name" });
-      else if ((RESERVED_DESTINATION_HEADERS as readonly string[]).includes(lower) || lower.startsWith("proxy-"))
+      else if (isHopByHopHeader(lower) || RESERVED_DESTINATION_HEADERS.has(lower))
         context.addIssue({ code: "custom", path: [name], message: "is set by Signalbox and cannot be overridden" });
       else if (seen.has(lower))
         context.addIssue({ code: "custom", path: [name], message: "is repeated (names ignore case)" });

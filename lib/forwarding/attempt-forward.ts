@@ -13,7 +13,7 @@ import { attemptVerdict, nextAttemptAt, type AttemptVerdict } from "./retry-sche
  */
 
 /** A forward with what sending it needs, read in one statement. */
-export interface ForwardRow {
+export interface ForwardToSend {
   id: string;
   workspace_id: string;
   delivery_id: string;
@@ -39,13 +39,13 @@ export interface ForwardRow {
   delivery_headers: Record<string, string> | null;
 }
 
-const FORWARD_COLUMNS = `
+const FORWARD_TO_SEND_COLUMNS = `
   f.id, f.workspace_id, f.delivery_id, f.destination_id, f.status, f.attempt_count, f.created_at AS forward_created_at,
   f.delivery_created_at, d.url, d.headers AS destination_headers, d.signing_secret, d.timeout_ms, d.max_attempts,
   d.max_age_seconds, d.rate_limit_per_second, d.auto_acknowledge, d.ordered, d.enabled, d.webhook_endpoint_id,
   w.raw_body, w.content_type, w.headers AS delivery_headers`;
 
-const FORWARD_JOINS = `
+const FORWARD_TO_SEND_JOINS = `
   FROM delivery_forwards f
   JOIN webhook_destinations d ON d.workspace_id = f.workspace_id AND d.id = f.destination_id
   LEFT JOIN webhook_deliveries w ON w.workspace_id = f.workspace_id AND w.id = f.delivery_id`;
@@ -55,20 +55,20 @@ export async function readForward(
   pool: pg.Pool,
   workspaceId: string,
   forwardId: string,
-): Promise<ForwardRow | undefined> {
-  const { rows } = await pool.query<ForwardRow>({
+): Promise<ForwardToSend | undefined> {
+  const { rows } = await pool.query<ForwardToSend>({
     name: "forwarding-read-forward",
-    text: `SELECT ${FORWARD_COLUMNS} ${FORWARD_JOINS} WHERE f.workspace_id = $1 AND f.id = $2`,
+    text: `SELECT ${FORWARD_TO_SEND_COLUMNS} ${FORWARD_TO_SEND_JOINS} WHERE f.workspace_id = $1 AND f.id = $2`,
     values: [workspaceId, forwardId],
   });
   return rows[0];
 }
 
 /** The forwards `forwardIds` of `workspaceId` that still exist (a batch job's). */
-export async function readForwards(pool: pg.Pool, workspaceId: string, forwardIds: string[]): Promise<ForwardRow[]> {
-  const { rows } = await pool.query<ForwardRow>({
+export async function readForwards(pool: pg.Pool, workspaceId: string, forwardIds: string[]): Promise<ForwardToSend[]> {
+  const { rows } = await pool.query<ForwardToSend>({
     name: "forwarding-read-forwards",
-    text: `SELECT ${FORWARD_COLUMNS} ${FORWARD_JOINS} WHERE f.workspace_id = $1 AND f.id = ANY($2::uuid[])
+    text: `SELECT ${FORWARD_TO_SEND_COLUMNS} ${FORWARD_TO_SEND_JOINS} WHERE f.workspace_id = $1 AND f.id = ANY($2::uuid[])
            ORDER BY f.delivery_created_at, f.delivery_id`,
     values: [workspaceId, forwardIds],
   });
@@ -80,10 +80,10 @@ export async function readOldestPendingForward(
   pool: pg.Pool,
   workspaceId: string,
   destinationId: string,
-): Promise<(ForwardRow & { next_attempt_at: Date | null }) | undefined> {
-  const { rows } = await pool.query<ForwardRow & { next_attempt_at: Date | null }>({
+): Promise<(ForwardToSend & { next_attempt_at: Date | null }) | undefined> {
+  const { rows } = await pool.query<ForwardToSend & { next_attempt_at: Date | null }>({
     name: "forwarding-read-head",
-    text: `SELECT ${FORWARD_COLUMNS}, f.next_attempt_at ${FORWARD_JOINS}
+    text: `SELECT ${FORWARD_TO_SEND_COLUMNS}, f.next_attempt_at ${FORWARD_TO_SEND_JOINS}
            WHERE f.workspace_id = $1 AND f.destination_id = $2 AND f.status = 'pending'
            ORDER BY f.delivery_created_at, f.delivery_id
            LIMIT 1`,
@@ -99,7 +99,7 @@ export interface AttemptDependencies {
   pool: pg.Pool;
   sender: WebhookSender;
   /** Bounds the attempts in flight in this process (sending and recording), whichever jobs they belong to. */
-  limit?: <T>(attempt: () => Promise<T>) => Promise<T>;
+  limit: <T>(attempt: () => Promise<T>) => Promise<T>;
   now?: () => Date;
   random?: () => number;
   /** Ends an attempt in flight when the worker stops. */
@@ -122,7 +122,7 @@ export async function queueJob(pool: pg.Pool, job: NextAttemptJob, at: Date): Pr
 }
 
 /** A forward that cannot be sent at all (its delivery is gone, its destination disabled) ends failed, unattempted. */
-export async function failForward(pool: pg.Pool, forward: ForwardRow, reason: string): Promise<void> {
+export async function failForward(pool: pg.Pool, forward: ForwardToSend, reason: string): Promise<void> {
   await pool.query(
     `UPDATE delivery_forwards SET status = 'failed', completed_at = now(), next_attempt_at = NULL
      WHERE workspace_id = $1 AND id = $2 AND status = 'pending'`,
@@ -133,7 +133,7 @@ export async function failForward(pool: pg.Pool, forward: ForwardRow, reason: st
 
 /** Sends attempt number `forward.attempt_count + 1` and records it; a retry is queued as `nextJob`. */
 export async function attemptForward(
-  forward: ForwardRow & { raw_body: Buffer; delivery_headers: Record<string, string> },
+  forward: ForwardToSend & { raw_body: Buffer; delivery_headers: Record<string, string> },
   dependencies: AttemptDependencies,
   nextJob: NextAttemptJob,
 ): Promise<AttemptOutcome> {
@@ -177,7 +177,7 @@ export async function attemptForward(
 
 function outcomeOf(
   verdict: AttemptVerdict,
-  forward: ForwardRow,
+  forward: ForwardToSend,
   attemptNumber: number,
   now: Date,
   random: (() => number) | undefined,
@@ -254,7 +254,7 @@ interface AttemptRecord {
 }
 
 /** Records the attempt; false when another run of the same job had recorded it already. */
-async function recordAttempt(pool: pg.Pool, forward: ForwardRow, record: AttemptRecord): Promise<boolean> {
+async function recordAttempt(pool: pg.Pool, forward: ForwardToSend, record: AttemptRecord): Promise<boolean> {
   const { result, outcome, nextJob } = record;
   const retry = outcome.kind === "retry";
   const { rowCount } = await pool.query({
@@ -291,7 +291,7 @@ async function recordAttempt(pool: pg.Pool, forward: ForwardRow, record: Attempt
  * the forward's own success committed, in a statement of its own: of two destinations succeeding at once, the check
  * that starts last sees both. A job run again after a crash between the two checks again (forward-jobs.ts).
  */
-export async function acknowledgeWhenAllAccepted(pool: pg.Pool, forward: ForwardRow): Promise<void> {
+export async function acknowledgeWhenAllAccepted(pool: pg.Pool, forward: ForwardToSend): Promise<void> {
   await pool.query({
     name: "forwarding-auto-acknowledge",
     text: `UPDATE webhook_deliveries w SET acknowledged_at = now()

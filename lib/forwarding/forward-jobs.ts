@@ -9,7 +9,7 @@ import {
   readForwards,
   readOldestPendingForward,
   type AttemptDependencies,
-  type ForwardRow,
+  type ForwardToSend,
   type NextAttemptJob,
 } from "./attempt-forward";
 
@@ -52,12 +52,12 @@ function orderedWalkJob(job: OrderedForwardJob): NextAttemptJob {
 }
 
 type Readiness =
-  | { kind: "send"; forward: ForwardRow & { raw_body: Buffer; delivery_headers: Record<string, string> } }
+  | { kind: "send"; forward: ForwardToSend & { raw_body: Buffer; delivery_headers: Record<string, string> } }
   | { kind: "wait"; until: Date }
   | { kind: "ended" };
 
 /** Whether a pending forward can be sent now: its delivery still stored, its destination enabled, time and rate left. */
-async function readiness(forward: ForwardRow, dependencies: AttemptDependencies): Promise<Readiness> {
+async function readiness(forward: ForwardToSend, dependencies: AttemptDependencies): Promise<Readiness> {
   const now = (dependencies.now ?? (() => new Date()))();
   const { raw_body: body, delivery_headers: headers } = forward;
   let problem: string | undefined;
@@ -77,7 +77,7 @@ async function readiness(forward: ForwardRow, dependencies: AttemptDependencies)
 }
 
 /** Makes attempt number `attempt` of `forward`, unless it was made already. */
-async function forwardOnce(forward: ForwardRow, attempt: number, dependencies: AttemptDependencies): Promise<void> {
+async function forwardOnce(forward: ForwardToSend, attempt: number, dependencies: AttemptDependencies): Promise<void> {
   // This job ran before and was run again (its instance died): what it recorded stands. A success whose instance
   // died before acknowledging acknowledges now.
   if (forward.status !== "pending" || forward.attempt_count !== attempt - 1) {
@@ -89,8 +89,9 @@ async function forwardOnce(forward: ForwardRow, attempt: number, dependencies: A
   const ready = await readiness(forward, dependencies);
   if (ready.kind === "wait") await queueJob(dependencies.pool, forwardJob(job), ready.until);
   if (ready.kind !== "send") return;
-  const limit = dependencies.limit ?? ((run) => run());
-  await limit(() => attemptForward(ready.forward, dependencies, forwardJob({ ...job, attempt: attempt + 1 })));
+  await dependencies.limit(() =>
+    attemptForward(ready.forward, dependencies, forwardJob({ ...job, attempt: attempt + 1 })),
+  );
 }
 
 async function runForward(job: ForwardJob, dependencies: AttemptDependencies): Promise<void> {
@@ -123,8 +124,7 @@ async function runOrderedWalk(job: OrderedForwardJob, dependencies: AttemptDepen
       return;
     }
     if (ready.kind === "ended") continue;
-    const limit = dependencies.limit ?? ((run) => run());
-    const outcome = await limit(() => attemptForward(ready.forward, dependencies, orderedWalkJob(job)));
+    const outcome = await dependencies.limit(() => attemptForward(ready.forward, dependencies, orderedWalkJob(job)));
     if (outcome.kind === "retry") return;
   }
   await queueJob(dependencies.pool, orderedWalkJob(job), now());

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { FRAMING_HEADERS } from "@/lib/outbound/pinned-request";
+import { headersToForward, isHopByHopHeader } from "@/lib/contracts/forwarded-headers";
 
 /*
  * What a destination receives for a stored delivery (README "Forwarding: what a destination receives"):
@@ -50,12 +50,6 @@ const SECRET_BYTES = 24;
 /** The headers we set to sign what we send. */
 const SIGNATURE_HEADERS: ReadonlySet<string> = new Set(["webhook-id", "webhook-timestamp", "webhook-signature"]);
 
-/**
- * Sender headers that do not travel: framing and hop-by-hop ones (lib/outbound's list), `expect` (a handshake with us,
- * already done) and `http2-settings` (an h2c upgrade offer). `proxy-*` and whatever `connection` names go too.
- */
-const NOT_FORWARDED: ReadonlySet<string> = new Set([...FRAMING_HEADERS, "expect", "http2-settings"]);
-
 /** RFC 9110 §5.6.2 token characters. */
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/i;
 /** Visible characters, spaces and tabs (Latin-1 obs-text included): no CR, LF or other controls. */
@@ -68,12 +62,8 @@ export function buildOutgoingRequest(
   now: Date,
 ): OutgoingRequest {
   const body = Buffer.from(delivery.body.buffer, delivery.body.byteOffset, delivery.body.byteLength);
-  const headers: Record<string, string> = {};
-  const hopByHop = connectionTokens(delivery.headers.connection);
-  for (const [name, value] of Object.entries(delivery.headers)) {
-    if (!isForwardedHeader(name) || SIGNATURE_HEADERS.has(name) || hopByHop.has(name)) continue;
-    headers[name] = value;
-  }
+  const headers = headersToForward(delivery.headers);
+  for (const name of SIGNATURE_HEADERS) delete headers[name];
   if (headers["content-type"] === undefined && delivery.contentType !== null)
     headers["content-type"] = delivery.contentType;
   for (const [name, value] of Object.entries(destination.headers)) {
@@ -111,24 +101,10 @@ export function destinationHeaderProblems(headers: Record<string, string>): stri
 
 function headerProblem(name: string, value: string): string | undefined {
   if (!HEADER_NAME.test(name)) return "is not a valid header name";
-  if (!isForwardedHeader(name)) return "is set by the connection and cannot be configured";
+  if (isHopByHopHeader(name)) return "is set by the connection and cannot be configured";
   if (SIGNATURE_HEADERS.has(name)) return "is set by Signalbox to sign each request";
   if (!HEADER_VALUE.test(value)) return "has a value with control characters or characters beyond Latin-1";
   return undefined;
-}
-
-function isForwardedHeader(name: string): boolean {
-  return !NOT_FORWARDED.has(name) && !name.startsWith("proxy-");
-}
-
-/** The header names a `Connection` header lists: hop-by-hop for that connection only (RFC 9110 §7.6.1). */
-function connectionTokens(connection: string | undefined): Set<string> {
-  return new Set(
-    (connection ?? "")
-      .split(",")
-      .map((token) => token.trim().toLowerCase())
-      .filter(Boolean),
-  );
 }
 
 /** The HMAC key: the base64 after `whsec_`. A secret without the prefix is read as base64 too, as the libraries do. */

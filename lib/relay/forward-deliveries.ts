@@ -2,7 +2,7 @@ import { ApiClientError } from "@/lib/client/api-client";
 import { acknowledgeDeliveryContract, getDeliveryContract, getDeliveryRawBodyContract } from "@/lib/contracts/webhooks";
 import { backoffDelay, FORWARD_BACKOFF, sleep } from "./backoff";
 import type { DeliveryHeading, DeliveryQueue, QueuedDelivery } from "./delivery-queue";
-import { headersToForward } from "./forward-headers";
+import { headersToForward } from "@/lib/contracts/forwarded-headers";
 import { formatAttemptLine, formatSkippedLine } from "./output-lines";
 import { postToReceiver } from "./post-to-receiver";
 import type { RelayContext } from "./relay-context";

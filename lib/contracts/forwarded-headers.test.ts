@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { headersToForward } from "./forward-headers";
+import { headersToForward } from "./forwarded-headers";
 
 describe("headersToForward", () => {
   it("keeps the sender's headers as received, content-type and content-encoding included", () => {
