@@ -49,7 +49,7 @@ export async function startApp(env: Record<string, string> = {}, timeoutMs = 60_
     });
   });
 
-  watchApp(baseUrl);
+  await watchApp(baseUrl);
   return {
     baseUrl,
     process: child,

@@ -57,7 +57,7 @@ async function startNext(env: Record<string, string>): Promise<NextServer> {
     void exited.then(() => reject(new Error(`next start exited:\n${output}`)));
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  watchApp(baseUrl);
+  await watchApp(baseUrl);
   return {
     baseUrl,
     stop: async () => {

@@ -58,17 +58,27 @@ export function installConformanceRecorder(): void {
   };
 }
 
-/** Checks the answers of the app at `baseUrl` from now on, against the document it serves (fetched now, once). */
-export function watchApp(baseUrl: string): void {
+/**
+ * Checks the answers of the app at `baseUrl` from now on, against the document it serves. Resolves once the document
+ * is read (or could not be), so a caller that stops the app right away does not cut the download short.
+ */
+export async function watchApp(baseUrl: string): Promise<void> {
   const recorder = holder[SLOT];
   if (!recorder) return; // not an integration file (the faults project starts apps too)
   const origin = new URL(baseUrl).origin;
   const checker = recorder
     .originalFetch(`${origin}/v1/openapi.json`)
     .then((response) => response.json() as Promise<OpenApiDocument>)
-    .then(createResponseChecker);
-  checker.catch(() => {}); // reported with the first answer it should have checked
+    .then(createResponseChecker)
+    .catch((error: unknown) => {
+      throw new Error(`Could not read ${origin}/v1/openapi.json: ${String(error)}`);
+    });
   recorder.checkers.set(origin, checker);
+  // A failure is reported with the first answer it should have checked.
+  await checker.then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** Checks one answer from the app at `origin` (ignored when no app was registered there). */
