@@ -2,7 +2,7 @@
  * The Signalbox launcher (`npm start` runs it compiled, lib/launcher/build.ts; `npm run dev` through tsx): builds the
  * app when no build exists, opens the database
  * (DATABASE_URL, or an embedded PostgreSQL under DATA_DIR), applies migrations, seeds the demo workspace on the
- * very first run, then serves Next.js. SIGINT/SIGTERM close the server and stop the embedded database.
+ * very first run, then serves Next.js. SIGINT/SIGTERM let requests in flight finish (lib/api/graceful-close.ts), then stop the embedded database.
  */
 import { createServer, type Server } from "node:http";
 import path from "node:path";
@@ -10,6 +10,7 @@ import process from "node:process";
 import next from "next";
 import { dropUnparsableCallbackCookies } from "@/lib/api/callback-cookie";
 import { answerClientError } from "@/lib/api/client-error";
+import { gracefulClose } from "@/lib/api/graceful-close";
 import { answerApiPreflight, answerRequestTarget } from "@/lib/api/preflight";
 import { ensureAppSecret } from "@/lib/app-secret";
 import { ensureDemoWorkspace, type DemoCredentials } from "@/lib/launcher/demo-workspace";
@@ -31,6 +32,9 @@ import { parseEnv, type Env } from "@/lib/env";
 const dev = process.argv.includes("--dev");
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 (process.env as Record<string, string>).NODE_ENV = dev ? "development" : "production";
+
+/** How long SIGINT/SIGTERM wait for requests in flight before closing their connections (the hard stop is at 15 s). */
+const SHUTDOWN_GRACE_MS = 8_000;
 
 function log(message: string): void {
   console.info(`[signalbox] ${message}`);
@@ -99,6 +103,7 @@ async function main(): Promise<void> {
   );
 
   let server: Server | undefined;
+  let closeServer: ((graceMs: number) => Promise<void>) | undefined;
   let forwardWorker: ForwardWorker | undefined;
   let stopping = false;
   const shutdown = async (reason: string, exitCode: number) => {
@@ -106,11 +111,7 @@ async function main(): Promise<void> {
     stopping = true;
     log(`${reason}, shutting down…`);
     setTimeout(() => process.exit(1), 15_000).unref();
-    if (server) {
-      const closed = new Promise<void>((resolve) => server?.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
-    }
+    await closeServer?.(SHUTDOWN_GRACE_MS);
     await forwardWorker?.stop().catch((error: unknown) => console.error("Could not stop forwarding cleanly:", error));
     await disconnectDb().catch(() => {});
     await database.stop().catch((error: unknown) => console.error("Could not stop PostgreSQL cleanly:", error));
@@ -165,6 +166,7 @@ async function main(): Promise<void> {
     // With the default limit this server kept only a request's first 1,023 headers and dropped the rest silently; a
     // delivery must keep them all. Node's header size limit (431) still bounds what a request can send.
     server.maxHeadersCount = 0;
+    closeServer = gracefulClose(server);
     // Requests Node's parser refuses (URL and headers over 16 KiB, timeouts, bad HTTP) get the error body too.
     server.on("clientError", answerClientError);
     await new Promise<void>((resolve, reject) => {

@@ -41,6 +41,8 @@ export interface OpenStream {
   /** The body so far (an error body, or the stream's text). */
   body: () => string;
   close: () => void;
+  /** Settles when the server ends the stream or the connection closes. */
+  ended: Promise<void>;
 }
 
 /** Opens the workspace's event stream with `key`; resolves once the answer's headers (and, if not 200, body) arrived. */
@@ -61,6 +63,7 @@ export function openEventStream(baseUrl: string, key: string): Promise<OpenStrea
           headers: response.headers,
           body: () => text,
           close: () => request.destroy(),
+          ended: new Promise((settle) => response.once("close", () => settle())),
         };
         if (response.statusCode === 200) resolve(stream);
         else response.on("end", () => resolve(stream));
