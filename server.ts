@@ -14,10 +14,11 @@ import { gracefulClose } from "@/lib/api/graceful-close";
 import { answerApiPreflight, answerRequestTarget } from "@/lib/api/preflight";
 import { ensureAppSecret } from "@/lib/app-secret";
 import { ensureDemoWorkspace, type DemoCredentials } from "@/lib/launcher/demo-workspace";
-import { disconnectDb } from "@/lib/db/client";
+import { dbPool, disconnectDb } from "@/lib/db/client";
 import { openDatabaseServer } from "@/lib/db/database";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { startForwardWorker, type ForwardWorker } from "@/lib/forwarding/forward-worker";
+import { startDeliveryMaintenance } from "@/lib/inbox/delivery-maintenance";
 import { forwardClientFromEnv } from "@/lib/outbound/from-env";
 import { keepHeaderBytes } from "@/lib/api/header-bytes";
 import { endAfterRequestBody } from "@/lib/api/request-drain";
@@ -105,6 +106,7 @@ async function main(): Promise<void> {
   let server: Server | undefined;
   let closeServer: ((graceMs: number) => Promise<void>) | undefined;
   let forwardWorker: ForwardWorker | undefined;
+  let stopMaintenance: (() => Promise<void>) | undefined;
   let stopping = false;
   const shutdown = async (reason: string, exitCode: number) => {
     if (stopping) return;
@@ -112,6 +114,7 @@ async function main(): Promise<void> {
     log(`${reason}, shutting down…`);
     setTimeout(() => process.exit(1), 15_000).unref();
     await closeServer?.(SHUTDOWN_GRACE_MS);
+    await stopMaintenance?.();
     await forwardWorker?.stop().catch((error: unknown) => console.error("Could not stop forwarding cleanly:", error));
     await disconnectDb().catch(() => {});
     await database.stop().catch((error: unknown) => console.error("Could not stop PostgreSQL cleanly:", error));
@@ -128,6 +131,8 @@ async function main(): Promise<void> {
     if (env.PUBLIC_BASE_URL) process.env.NEXTAUTH_URL = env.PUBLIC_BASE_URL;
     else process.env.AUTH_TRUST_HOST = "1";
     const demo = await ensureDemoWorkspace();
+    // Day partitions of the deliveries table and retention (lib/inbox/delivery-maintenance.ts).
+    stopMaintenance = await startDeliveryMaintenance(dbPool(), log);
     if (env.FORWARD_WORKER)
       forwardWorker = await startForwardWorker({
         connectionString: database.url,

@@ -107,7 +107,7 @@ describe("ingest under next start, without the launcher", () => {
     });
     expect(response.status).toBe(200);
     const { deliveryId } = (await response.json()) as { received: true; deliveryId: string };
-    const row = await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+    const row = await db().webhookDelivery.findFirstOrThrow({ where: { id: deliveryId } });
     expect(Buffer.from(row.rawBody).equals(body)).toBe(true);
     expect(row.webhookEndpointId).toBe(id);
 

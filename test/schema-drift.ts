@@ -411,7 +411,7 @@ async function liveShape(client: pg.Client): Promise<LiveShape> {
   const tables = await client.query<{ name: string }>(
     `
     SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-    WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND c.relname <> $1`,
+    WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname <> $1`,
     [MIGRATIONS_TABLE],
   );
   for (const row of tables.rows) shape.tables.set(row.name, { columns: new Map(), indexes: [], foreignKeys: [] });
@@ -435,7 +435,7 @@ async function liveShape(client: pg.Client): Promise<LiveShape> {
     JOIN pg_type t ON t.oid = a.atttypid
     JOIN pg_type base ON base.oid = CASE WHEN t.typelem <> 0 AND t.typcategory = 'A' THEN t.typelem ELSE t.oid END
     LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-    WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped`);
+    WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND a.attnum > 0 AND NOT a.attisdropped`);
   for (const row of columns.rows) {
     shape.tables.get(row.table)?.columns.set(row.column, {
       type: row.enum_type ? `enum ${row.enum_type}${row.is_array ? "[]" : ""}` : row.type,

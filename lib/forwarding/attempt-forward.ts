@@ -48,7 +48,8 @@ const FORWARD_TO_SEND_COLUMNS = `
 const FORWARD_TO_SEND_JOINS = `
   FROM delivery_forwards f
   JOIN webhook_destinations d ON d.workspace_id = f.workspace_id AND d.id = f.destination_id
-  LEFT JOIN webhook_deliveries w ON w.workspace_id = f.workspace_id AND w.id = f.delivery_id`;
+  LEFT JOIN webhook_deliveries w
+    ON w.workspace_id = f.workspace_id AND w.id = f.delivery_id AND w.created_at = f.delivery_created_at`;
 
 /** The forward `forwardId` of `workspaceId`, or undefined when it (or its destination) was deleted. */
 export async function readForward(
@@ -295,13 +296,13 @@ export async function acknowledgeWhenAllAccepted(pool: pg.Pool, forward: Forward
   await pool.query({
     name: "forwarding-auto-acknowledge",
     text: `UPDATE webhook_deliveries w SET acknowledged_at = now()
-           WHERE w.workspace_id = $1 AND w.id = $2 AND w.acknowledged_at IS NULL
+           WHERE w.workspace_id = $1 AND w.id = $2 AND w.created_at = $4 AND w.acknowledged_at IS NULL
              AND NOT EXISTS (
                SELECT 1 FROM webhook_destinations d
                WHERE d.workspace_id = $1 AND d.webhook_endpoint_id = $3 AND d.enabled
                  AND NOT EXISTS (SELECT 1 FROM delivery_forwards f
                                  WHERE f.workspace_id = $1 AND f.delivery_id = $2 AND f.destination_id = d.id
                                    AND f.status = 'succeeded'))`,
-    values: [forward.workspace_id, forward.delivery_id, forward.webhook_endpoint_id],
+    values: [forward.workspace_id, forward.delivery_id, forward.webhook_endpoint_id, forward.delivery_created_at],
   });
 }

@@ -200,12 +200,12 @@ describe("forwarding", { timeout: 60_000 }, () => {
         const forwards = await forwardsOf(deliveryId);
         return forwards.some((forward) => forward.status === "succeeded") && forwards.some((f) => f.attemptCount === 1);
       });
-      const halfway = await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+      const halfway = await db().webhookDelivery.findFirstOrThrow({ where: { id: deliveryId } });
       expect(halfway.acknowledgedAt).toBeNull();
 
       await retriesDueNow();
       await eventually(async () => (await forwardsOf(deliveryId)).every((forward) => forward.status === "succeeded"));
-      const acknowledged = await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+      const acknowledged = await db().webhookDelivery.findFirstOrThrow({ where: { id: deliveryId } });
       expect(acknowledged.acknowledgedAt).not.toBeNull();
     } finally {
       await other.close();

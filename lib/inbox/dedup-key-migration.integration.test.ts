@@ -66,7 +66,7 @@ async function ingest(hookId: string, body: string, headers: Record<string, stri
 }
 
 const keyOf = async (id: string) =>
-  (await db().webhookDelivery.findUniqueOrThrow({ where: { id }, select: { dedupKey: true } })).dedupKey;
+  (await db().webhookDelivery.findFirstOrThrow({ where: { id }, select: { dedupKey: true } })).dedupKey;
 
 describe("migration 20261125010000_verified_dedup_claims", () => {
   it("frees the ids held by failed signatures and keeps verified deliveries matching their retries", async () => {
@@ -81,6 +81,13 @@ describe("migration 20261125010000_verified_dedup_claims", () => {
     const plain = await oldRow(unsigned, genuineBody, unsignedHeaders, null);
 
     await dbPool().query(await readFile(MIGRATION, "utf8"));
+    // Later, migration 20261128060000 moved the keys it found into claims of their own.
+    await dbPool().query(
+      `INSERT INTO delivery_dedup_claims (workspace_id, webhook_endpoint_id, dedup_key, delivery_id, delivery_created_at)
+       SELECT workspace_id, webhook_endpoint_id, dedup_key, id, created_at
+       FROM webhook_deliveries WHERE workspace_id = $1 AND dedup_key IS NOT NULL`,
+      [workspaceId],
+    );
 
     expect(await keyOf(forged)).toBeNull();
     expect(await keyOf(genuine)).toBe(dedupKey(genuineHeaders, Buffer.from(genuineBody), VERIFIED));

@@ -240,7 +240,7 @@ describe("GET /v1/webhook-endpoints/deliveries: shape", () => {
     });
 
     // createdAt is the stored receipt time.
-    const row = await db().webhookDelivery.findUniqueOrThrow({ where: { id: jsonId } });
+    const row = await db().webhookDelivery.findFirstOrThrow({ where: { id: jsonId } });
     expect(json!.createdAt).toBe(row.createdAt.toISOString());
     expect(Math.abs(Date.parse(json!.createdAt) - Date.now())).toBeLessThan(60_000);
 

@@ -38,7 +38,23 @@ export type WriteOutcome = { deliveryId: string; duplicate: boolean } | { stale:
 // every row (bodies included) into a tuplestore first, and the join and ORDER BY over it copied them again, spilling
 // to disk past work_mem: PostgreSQL spent 7.3 ms of CPU on a 1 MiB body that way, 6.2 ms streamed (as much as a
 // single-row INSERT). Each row's endpoint is re-checked by a subquery per row (an index lookup), which keeps the order.
-const INSERT = `
+const ENDPOINT_IS_AS_SEEN = (row: string) => `${row}.endpoint_state = (SELECT ${ENDPOINT_STATE} FROM webhook_endpoints e
+  WHERE e.id = ${row}.endpoint_id AND e.workspace_id = ${row}.workspace_id AND e.enabled)`;
+
+// A row with a sender's message id is stored only if it takes the endpoint's claim on that id first. Claims live in a
+// table of their own (the partitioned deliveries table cannot hold a unique key without the receipt time: migration
+// 20261128060000), written by the same statement, so a claim exists exactly when its delivery does. Only the four
+// small columns are unnested here; the bodies are streamed once, by the INSERT below.
+const CLAIMED = `claimed AS (
+  INSERT INTO delivery_dedup_claims (workspace_id, webhook_endpoint_id, dedup_key, delivery_id, delivery_created_at)
+  SELECT c.workspace_id, c.endpoint_id, c.dedup_key, c.id::uuid, now()
+  FROM (SELECT unnest($1::text[]) AS id, unnest($2::text[]) AS workspace_id, unnest($3::text[]) AS endpoint_id,
+               unnest($4::text[]) AS endpoint_state, unnest($10::text[]) AS dedup_key) AS c
+  WHERE c.dedup_key IS NOT NULL AND ${ENDPOINT_IS_AS_SEEN("c")}
+  ON CONFLICT DO NOTHING
+  RETURNING delivery_id)`;
+
+const INSERT_DELIVERIES = `
   INSERT INTO webhook_deliveries
     (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, query, size_bytes, dedup_key, signature,
      event_type)
@@ -48,15 +64,17 @@ const INSERT = `
                unnest($4::text[]) AS endpoint_state, unnest($5::bytea[]) AS raw_body, unnest($6::text[]) AS content_type,
                unnest($7::jsonb[]) AS headers, unnest($8::text[]) AS source_ip, unnest($9::text[]) AS query,
                unnest($10::text[]) AS dedup_key, unnest($11::jsonb[]) AS signature, unnest($12::text[]) AS event_type) AS r
-  WHERE r.endpoint_state = (SELECT ${ENDPOINT_STATE} FROM webhook_endpoints e
-                            WHERE e.id = r.endpoint_id AND e.workspace_id = r.workspace_id AND e.enabled)
-  ON CONFLICT (webhook_endpoint_id, dedup_key) DO NOTHING`;
+  WHERE ${ENDPOINT_IS_AS_SEEN("r")}
+    AND (r.dedup_key IS NULL OR r.id::uuid IN (SELECT delivery_id FROM claimed))`;
+
+const INSERT = `WITH ${CLAIMED} ${INSERT_DELIVERIES}`;
 
 // The same INSERT when a row's endpoint forwards: the batch's forwards (one per stored delivery and enabled
 // destination) go in with it, in the same statement and commit, and their trigger queues their jobs (migration
 // 20261128030000). A batch without such a row never pays for the join.
 const INSERT_WITH_FORWARDS = `
-  WITH stored AS (${INSERT} RETURNING id, workspace_id, webhook_endpoint_id, created_at),
+  WITH ${CLAIMED},
+  stored AS (${INSERT_DELIVERIES} RETURNING id, workspace_id, webhook_endpoint_id, created_at),
   forwards AS (
     INSERT INTO delivery_forwards (workspace_id, delivery_id, destination_id, delivery_created_at)
     SELECT s.workspace_id, s.id, d.id, s.created_at
@@ -68,13 +86,14 @@ const INSERT_WITH_FORWARDS = `
 // Only when the INSERT wrote fewer rows than it was given (its command tag says how many): which rows were stored,
 // and for the others whether their endpoint is still as they saw it and which delivery holds their claim.
 const SETTLE = `
-  SELECT r.ord::int AS ord, s.id IS NOT NULL AS stored, e.id IS NOT NULL AS current, d.id::text AS first
+  SELECT r.ord::int AS ord, s.id IS NOT NULL AS stored, e.id IS NOT NULL AS current, d.delivery_id::text AS first
   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
        WITH ORDINALITY AS r (id, workspace_id, endpoint_id, endpoint_state, dedup_key, ord)
-  LEFT JOIN webhook_deliveries s ON s.id = r.id::uuid AND s.workspace_id = r.workspace_id
+  LEFT JOIN webhook_deliveries s
+    ON s.id = r.id::uuid AND s.workspace_id = r.workspace_id AND s.created_at > now() - interval '1 hour' -- today's partition
   LEFT JOIN webhook_endpoints e
     ON e.id = r.endpoint_id AND e.workspace_id = r.workspace_id AND e.enabled AND ${ENDPOINT_STATE} = r.endpoint_state
-  LEFT JOIN webhook_deliveries d
+  LEFT JOIN delivery_dedup_claims d
     ON d.workspace_id = r.workspace_id AND d.webhook_endpoint_id = r.endpoint_id AND d.dedup_key = r.dedup_key`;
 
 /** The batch INSERT of `rows`, in the order given; bodies go to the socket from the buffers they were read into. */

@@ -40,7 +40,7 @@ async function errorOf(promise: Promise<unknown>): Promise<ApiError> {
 }
 
 const storedSignature = async (deliveryId: string) =>
-  (await db().webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId }, select: { signature: true } })).signature;
+  (await db().webhookDelivery.findFirstOrThrow({ where: { id: deliveryId }, select: { signature: true } })).signature;
 
 describe("a remembered endpoint", () => {
   it("is not written to once disabled (404), and is again once re-enabled", async () => {

@@ -135,7 +135,7 @@ async function rowCount(where: { webhookEndpointId?: string } = {}): Promise<num
 }
 
 async function storedRawBody(id: string): Promise<Buffer> {
-  const row = await db().webhookDelivery.findUniqueOrThrow({ where: { id }, select: { rawBody: true } });
+  const row = await db().webhookDelivery.findFirstOrThrow({ where: { id }, select: { rawBody: true } });
   return Buffer.from(row.rawBody);
 }
 

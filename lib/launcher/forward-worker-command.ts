@@ -2,12 +2,14 @@
  * `npm run forward-worker`: forwarding without the launcher. A deployment that serves the app with `next start` (or on
  * a platform that runs route handlers only) has no process to run forwarding jobs; this is that process, for as many
  * machines as wanted. It needs DATABASE_URL, applies pending migrations (so the job queue's schema exists) and runs
- * until SIGINT/SIGTERM, when it lets attempts in flight finish.
+ * until SIGINT/SIGTERM, when it lets attempts in flight finish. It also runs the deliveries table's upkeep.
  */
 import process from "node:process";
 import { migrateDatabase } from "@/lib/db/migrate";
 import { parseEnv } from "@/lib/env";
+import { dbPool } from "@/lib/db/client";
 import { startForwardWorker } from "@/lib/forwarding/forward-worker";
+import { startDeliveryMaintenance } from "@/lib/inbox/delivery-maintenance";
 import { forwardClientFromEnv } from "@/lib/outbound/from-env";
 
 async function main(): Promise<void> {
@@ -19,11 +21,14 @@ async function main(): Promise<void> {
     concurrency: env.FORWARD_CONCURRENCY,
     sender: forwardClientFromEnv(),
   });
+  // Beside `next start` this is the one long-running process: it also keeps the deliveries table's day partitions and
+  // retention (lib/inbox/delivery-maintenance.ts).
+  const stopMaintenance = await startDeliveryMaintenance(dbPool(), (message) => console.info(`[signalbox] ${message}`));
   console.info(`[signalbox] Forwarding worker running (${env.FORWARD_CONCURRENCY} attempts at a time).`);
   const stop = () => {
     console.info("[signalbox] Stopping the forwarding worker…");
     setTimeout(() => process.exit(1), 60_000).unref();
-    void worker.stop().then(() => process.exit(0));
+    void Promise.all([worker.stop(), stopMaintenance()]).then(() => process.exit(0));
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

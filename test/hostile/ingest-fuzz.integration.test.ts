@@ -426,7 +426,7 @@ describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
         expect(answer.status).toBe(200);
         const { deliveryId } = JSON.parse(answer.body.toString("utf8")) as { deliveryId: string };
         expect((await api(`/v1/webhook-endpoints/deliveries/${deliveryId}/raw`)).bytes.equals(bytes)).toBe(true);
-        const stored = await db().webhookDelivery.findUniqueOrThrow({
+        const stored = await db().webhookDelivery.findFirstOrThrow({
           where: { id: deliveryId },
           select: { rawBody: true },
         });
