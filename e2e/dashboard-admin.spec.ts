@@ -103,6 +103,27 @@ test("endpoints: create one in the form, send a test delivery, disable it, delet
   await expect(card.getByRole("status").filter({ hasText: "Saved where event types are read." })).toBeVisible();
   await expect(card.getByText("Header x-event-name, else the usual place")).toBeVisible();
 
+  // Retention: the owner sets the workspace default, then the endpoint gets a policy of its own (checked before sending).
+  await expect(card.getByText("Keeps everything", { exact: true })).toBeVisible();
+  const defaults = page.getByRole("region", { name: "Default retention" });
+  await defaults.getByRole("button", { name: "Change" }).click();
+  await defaults.getByLabel("Delete every delivery after (days)").fill("30");
+  await defaults.getByRole("button", { name: "Save default" }).click();
+  await expect(defaults.getByRole("status").filter({ hasText: "Saved. Keeps all 30 days." })).toBeVisible();
+  await expect(card.getByText("Keeps all 30 days (workspace default)")).toBeVisible();
+  await card.getByRole("button", { name: "Retention" }).click();
+  const retention = card.getByRole("region", { name: "Retention" });
+  await retention.getByLabel("Keep this endpoint's deliveries").selectOption({ label: "For a time of its own" });
+  await retention.getByLabel("Delete every delivery after (days)").fill("30");
+  await retention.getByLabel("Delete acknowledged deliveries after (days)").fill("40");
+  await retention.getByRole("button", { name: "Save" }).click();
+  await expect(retention.getByText(/must not be more than `allDays`/)).toBeVisible();
+  await expect(retention.getByLabel("Delete acknowledged deliveries after (days)")).toBeFocused();
+  await retention.getByLabel("Delete acknowledged deliveries after (days)").fill("7");
+  await retention.getByRole("button", { name: "Save" }).click();
+  await expect(retention).toBeHidden();
+  await expect(card.getByText("Keeps acknowledged 7 days, all 30 days", { exact: true })).toBeVisible();
+
   // It waits in the inbox.
   await openFromNav(page, "Deliveries");
   await expect(page).toHaveURL(/\/$/);

@@ -67,8 +67,8 @@ describe("preflightApiError", () => {
       code: "method_not_allowed",
       allow: "GET, PATCH, DELETE",
     });
-    expect(refusal("PUT", "/v1/workspace")).toEqual({ status: 405, code: "method_not_allowed", allow: "GET" });
-    expect(refusal("TRACE", "/v1/workspace")).toEqual({ status: 405, code: "method_not_allowed", allow: "GET" });
+    expect(refusal("PUT", "/v1/workspace")).toEqual({ status: 405, code: "method_not_allowed", allow: "GET, PATCH" });
+    expect(refusal("TRACE", "/v1/usage")).toEqual({ status: 405, code: "method_not_allowed", allow: "GET" });
     // A static segment wins over `{id}`: this is the listing, which is GET only, not an endpoint named "deliveries".
     expect(refusal("PATCH", "/v1/webhook-endpoints/deliveries")).toEqual({
       status: 405,

@@ -15,6 +15,13 @@ export async function createWorkspace(options: { name: string; ownerUserId?: str
 export async function getWorkspace(options: { workspaceId: string }) {
   return db().workspace.findUnique({
     where: { id: options.workspaceId },
-    select: { id: true, name: true, createdAt: true, subscriptionAllowanceCents: true, periodStartedAt: true },
+    select: {
+      id: true,
+      name: true,
+      createdAt: true,
+      deliveryRetention: true,
+      subscriptionAllowanceCents: true,
+      periodStartedAt: true,
+    },
   });
 }

@@ -45,7 +45,7 @@ import {
   listSignUpInvitationsContract,
   revokeSignUpInvitationContract,
 } from "./operator";
-import { getWorkspaceContract } from "./workspace";
+import { getWorkspaceContract, updateWorkspaceContract } from "./workspace";
 import {
   createApiKeyContract,
   getUsageContract,
@@ -57,6 +57,7 @@ import {
 /** Every operation of the API. The OpenAPI document and the route-coverage test are built from this list. */
 export const contracts: readonly Contract[] = [
   getWorkspaceContract,
+  updateWorkspaceContract,
   listWorkspacesContract,
   listApiKeysContract,
   createApiKeyContract,

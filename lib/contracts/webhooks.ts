@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineContract, envelope } from "./contract";
 import { compareInstants, isInstant } from "./instant";
 import { MAX_PAYLOAD_FILTER_CHARS, payloadFilterProblem } from "./payload-filter";
+import { effectiveRetentionSchema, retentionPolicyInput, retentionPolicySchema } from "./retention";
 
 /**
  * Body bytes one page of deliveries carries at most (their `sizeBytes`), whatever its `limit`: a page of a hundred
@@ -228,6 +229,11 @@ const eventTypeSourceInput = z
   .transform((source) => (source.header !== undefined ? { header: source.header } : { jsonPath: source.jsonPath! }))
   .meta({ description: "Read each delivery's `eventType` from this header, or this JSON path, first." });
 
+const retentionInput = retentionPolicyInput.nullable().meta({
+  description:
+    "How long this endpoint's deliveries are kept; null (the default): as the workspace's `deliveryRetention` says. `{}` (both null) keeps everything whatever the workspace default.",
+});
+
 export const webhookEndpointSchema = z
   .object({
     id: z.string(),
@@ -246,6 +252,10 @@ export const webhookEndpointSchema = z
       })
       .nullable(),
     eventTypeSource: eventTypeSourceSchema,
+    retention: retentionPolicySchema.nullable().meta({
+      description: "This endpoint's own retention policy; null: the workspace's `deliveryRetention` applies.",
+    }),
+    effectiveRetention: effectiveRetentionSchema,
     pendingCount: z.number().int(),
     totalCount: z.number().int(),
     createdAt: z.iso.datetime(),
@@ -278,6 +288,7 @@ export const createWebhookEndpointContract = defineContract({
     description: description.optional(),
     signing: signingInput.optional(),
     eventTypeSource: eventTypeSourceInput.nullable().optional(),
+    retention: retentionInput.optional(),
   }),
   response: endpointEnvelope,
   successStatus: 201,
@@ -319,7 +330,7 @@ export const updateWebhookEndpointContract = defineContract({
   tag: "Webhooks",
   summary: "Update a webhook endpoint",
   description:
-    "Change any of `name`, `description`, `enabled`, `signing`, `eventTypeSource`; `signing: null` stops checking signatures, `eventTypeSource: null` leaves event types to the built-in senders' places (deliveries already stored keep theirs). A disabled endpoint answers 404 to senders.",
+    "Change any of `name`, `description`, `enabled`, `signing`, `eventTypeSource`, `retention`; `signing: null` stops checking signatures, `eventTypeSource: null` leaves event types to the built-in senders' places (deliveries already stored keep theirs), `retention: null` returns to the workspace's `deliveryRetention`. A disabled endpoint answers 404 to senders.",
   auth: "workspace",
   params: endpointParams,
   body: z
@@ -329,6 +340,7 @@ export const updateWebhookEndpointContract = defineContract({
       enabled: z.boolean().optional(),
       signing: signingInput.nullable().optional(),
       eventTypeSource: eventTypeSourceInput.nullable().optional(),
+      retention: retentionInput.optional(),
     })
     .refine((body) => Object.keys(body).length > 0, { error: "send at least one field to change" }),
   response: endpointEnvelope,

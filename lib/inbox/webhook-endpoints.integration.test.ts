@@ -107,6 +107,8 @@ describe("POST /v1/webhook-endpoints", () => {
       enabled: true,
       signing: null,
       eventTypeSource: null,
+      retention: null,
+      effectiveRetention: { acknowledgedDays: null, allDays: null, source: "none" },
       pendingCount: 0,
       totalCount: 0,
       createdAt: expect.stringMatching(ISO_MS),

@@ -5,8 +5,11 @@ import type { webhookEndpointSchema } from "@/lib/contracts/webhooks";
 import { db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import type { SignatureScheme as StoredScheme } from "@/lib/db/generated/enums";
+import type { RetentionPolicy } from "@/lib/contracts/retention";
+import type { Prisma } from "@/lib/db/generated/client";
 import { createId } from "@/lib/ids";
 import { eventTypeSource, type EventTypeSource } from "./event-type";
+import { effectiveRetention, readRetentionPolicy, retentionColumn } from "./retention";
 import { secretHint } from "./secret-hint";
 import { secretProblem, type SignatureScheme } from "./signatures";
 
@@ -37,6 +40,9 @@ const endpointColumns = {
   rejectInvalidSignatures: true,
   eventTypeHeader: true,
   eventTypePath: true,
+  retention: true,
+  // The default its own `retention` falls back to, for `effectiveRetention`.
+  workspace: { select: { deliveryRetention: true } },
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -52,6 +58,8 @@ type EndpointRow = {
   rejectInvalidSignatures: boolean;
   eventTypeHeader: string | null;
   eventTypePath: string | null;
+  retention: Prisma.JsonValue | null;
+  workspace: { deliveryRetention: Prisma.JsonValue | null };
   createdAt: Date;
   updatedAt: Date;
 };
@@ -74,6 +82,7 @@ function toResource(
   counts: { pending: number; total: number } | undefined,
   baseUrl: string,
 ): WebhookEndpointResource {
+  const retention = readRetentionPolicy(row.retention);
   return {
     id: row.id,
     workspaceId: row.workspaceId,
@@ -90,6 +99,8 @@ function toResource(
           }
         : null,
     eventTypeSource: eventTypeSource(row.eventTypeHeader, row.eventTypePath),
+    retention,
+    effectiveRetention: effectiveRetention(retention, readRetentionPolicy(row.workspace.deliveryRetention)),
     pendingCount: counts?.pending ?? 0,
     totalCount: counts?.total ?? 0,
     createdAt: row.createdAt.toISOString(),
@@ -132,6 +143,7 @@ export async function createWebhookEndpoint(options: {
   description?: string;
   signing?: SigningInput;
   eventTypeSource?: EventTypeSource | null;
+  retention?: RetentionPolicy | null;
   baseUrl: string;
 }): Promise<WebhookEndpointResource> {
   // A cap per workspace (each endpoint has its own ingest rate limit); the workspace row lock makes it exact.
@@ -153,6 +165,7 @@ export async function createWebhookEndpoint(options: {
         description: options.description ?? null,
         ...signingColumns(options.signing ?? null),
         ...eventTypeSourceColumns(options.eventTypeSource ?? null),
+        retention: retentionColumn(options.retention ?? null),
       },
       select: endpointColumns,
     });
@@ -211,10 +224,11 @@ export async function updateWebhookEndpoint(options: {
     enabled?: boolean;
     signing?: SigningInput | null;
     eventTypeSource?: EventTypeSource | null;
+    retention?: RetentionPolicy | null;
   };
   baseUrl: string;
 }): Promise<WebhookEndpointResource> {
-  const { name, description, enabled, signing, eventTypeSource: source } = options.changes;
+  const { name, description, enabled, signing, eventTypeSource: source, retention } = options.changes;
   const { count } = await db().webhookEndpoint.updateMany({
     where: { id: options.endpointId, workspaceId: options.workspaceId },
     data: {
@@ -223,6 +237,7 @@ export async function updateWebhookEndpoint(options: {
       enabled,
       ...(signing !== undefined && signingColumns(signing)),
       ...(source !== undefined && eventTypeSourceColumns(source)),
+      ...(retention !== undefined && { retention: retentionColumn(retention) }),
     },
   });
   if (count === 0) throw notFound();

@@ -215,8 +215,16 @@ function validBody(contract: Contract): Record<string, unknown> {
       name: "fuzz endpoint",
       description: "made by a fuzz case",
       signing: { scheme: "stripe", secret: "whsec_fuzz", rejectInvalid: false },
+      retention: { acknowledgedDays: 1, allDays: 3650 },
     },
-    updateWebhookEndpoint: { name: "renamed", description: null, enabled: true, signing: null },
+    updateWebhookEndpoint: {
+      name: "renamed",
+      description: null,
+      enabled: true,
+      signing: null,
+      retention: { acknowledgedDays: 7, allDays: 30 },
+    },
+    updateWorkspace: { deliveryRetention: { acknowledgedDays: 7, allDays: 30 } },
     acknowledgeDeliveries: { ids: fx.deliveryIds.slice(0, 2) },
     createWebhookDestination: {
       url: "https://fuzz-destination.example/in",

@@ -17,7 +17,11 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change the workspace's settings
+     * @description `deliveryRetention`: how long deliveries are kept on endpoints without a `retention` of their own (`null`: everything is kept). In the dashboard, owners only; an API key needs `endpoints:admin` (which may set any endpoint's `retention` too). An API key needs the `endpoints:admin` scope.
+     */
+    patch: operations["updateWorkspace"];
     trace?: never;
   };
   "/v1/workspaces": {
@@ -543,7 +547,7 @@ export interface paths {
     head?: never;
     /**
      * Update a webhook endpoint
-     * @description Change any of `name`, `description`, `enabled`, `signing`, `eventTypeSource`; `signing: null` stops checking signatures, `eventTypeSource: null` leaves event types to the built-in senders' places (deliveries already stored keep theirs). A disabled endpoint answers 404 to senders. An API key needs the `endpoints:admin` scope.
+     * @description Change any of `name`, `description`, `enabled`, `signing`, `eventTypeSource`, `retention`; `signing: null` stops checking signatures, `eventTypeSource: null` leaves event types to the built-in senders' places (deliveries already stored keep theirs), `retention: null` returns to the workspace's `deliveryRetention`. A disabled endpoint answers 404 to senders. An API key needs the `endpoints:admin` scope.
      */
     patch: operations["updateWebhookEndpoint"];
     trace?: never;
@@ -925,6 +929,24 @@ export interface components {
       name: string;
       /** Format: date-time */
       createdAt: string;
+      /** @description How long deliveries are kept on endpoints without a `retention` of their own; null: everything is kept. */
+      deliveryRetention: components["schemas"]["RetentionPolicy"] | null;
+    };
+    /** @description How long deliveries are kept, counted from their receipt. */
+    RetentionPolicy: {
+      /** @description Acknowledged deliveries are deleted this many days after they were received (1–3650); null keeps them as long as `allDays` does. */
+      acknowledgedDays: number | null;
+      /** @description Every delivery, pending or not, is deleted this many days after it was received (1–3650); null keeps them forever (acknowledged ones as long as `acknowledgedDays` says). */
+      allDays: number | null;
+    };
+    WorkspaceInput: {
+      /** @example ws_0ujtsYcgvSTl8PAuAdqWYSMnLOv */
+      id: string;
+      name: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** @description How long deliveries are kept on endpoints without a `retention` of their own; null: everything is kept. */
+      deliveryRetention: components["schemas"]["RetentionPolicy"] | null;
     };
     ApiKey: {
       id: string;
@@ -1267,6 +1289,9 @@ export interface components {
         secretHint: string;
       } | null;
       eventTypeSource: components["schemas"]["EventTypeSource"];
+      /** @description This endpoint's own retention policy; null: the workspace's `deliveryRetention` applies. */
+      retention: components["schemas"]["RetentionPolicy"] | null;
+      effectiveRetention: components["schemas"]["EffectiveRetention"];
       pendingCount: number;
       totalCount: number;
       /** Format: date-time */
@@ -1285,6 +1310,18 @@ export interface components {
             }
         )
       | null;
+    /** @description The policy the deletion job applies to this endpoint's deliveries, and where it comes from. */
+    EffectiveRetention: {
+      /** @description Acknowledged deliveries are deleted this many days after they were received (1–3650); null keeps them as long as `allDays` does. */
+      acknowledgedDays: number | null;
+      /** @description Every delivery, pending or not, is deleted this many days after it was received (1–3650); null keeps them forever (acknowledged ones as long as `acknowledgedDays` says). */
+      allDays: number | null;
+      /**
+       * @description `endpoint`: the endpoint's own `retention`; `workspace`: the workspace's `deliveryRetention` (the endpoint has none); `none`: neither is set, everything is kept (both members null).
+       * @enum {string}
+       */
+      source: "endpoint" | "workspace" | "none";
+    };
     WebhookEndpointInput: {
       id: string;
       workspaceId: string;
@@ -1301,6 +1338,9 @@ export interface components {
         secretHint: string;
       } | null;
       eventTypeSource: components["schemas"]["EventTypeSource"];
+      /** @description This endpoint's own retention policy; null: the workspace's `deliveryRetention` applies. */
+      retention: components["schemas"]["RetentionPolicy"] | null;
+      effectiveRetention: components["schemas"]["EffectiveRetention"];
       pendingCount: number;
       totalCount: number;
       /** Format: date-time */
@@ -1613,6 +1653,163 @@ export interface operations {
       };
       /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
       408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds until the next window. */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `internal`: Unexpected server error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `service_unavailable`: The service cannot reach its database; retry shortly. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  updateWorkspace: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          deliveryRetention?: {
+            /**
+             * @description Acknowledged deliveries are deleted this many days after they were received (1–3650); null keeps them as long as `allDays` does.
+             * @default null
+             * @example 7
+             */
+            acknowledgedDays?: number | null;
+            /**
+             * @description Every delivery, pending or not, is deleted this many days after it was received (1–3650); null keeps them forever (acknowledged ones as long as `acknowledgedDays` says).
+             * @default null
+             * @example 30
+             */
+            allDays?: number | null;
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              workspace: components["schemas"]["WorkspaceInput"];
+            };
+          };
+        };
+      };
+      /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `not_found`: No such resource in this workspace (for a dashboard session: no such workspace of the user's). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `method_not_allowed`: The path does not accept this method. */
+      405: {
+        headers: {
+          /** @description The methods the path accepts. */
+          Allow: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `payload_too_large`: The request body is over the limit. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unsupported_media_type`: The request body is not JSON. */
+      415: {
         headers: {
           [name: string]: unknown;
         };
@@ -5601,6 +5798,21 @@ export interface operations {
              */
             jsonPath?: string;
           } | null;
+          /** @description How long this endpoint's deliveries are kept; null (the default): as the workspace's `deliveryRetention` says. `{}` (both null) keeps everything whatever the workspace default. */
+          retention?: {
+            /**
+             * @description Acknowledged deliveries are deleted this many days after they were received (1–3650); null keeps them as long as `allDays` does.
+             * @default null
+             * @example 7
+             */
+            acknowledgedDays?: number | null;
+            /**
+             * @description Every delivery, pending or not, is deleted this many days after it was received (1–3650); null keeps them forever (acknowledged ones as long as `acknowledgedDays` says).
+             * @default null
+             * @example 30
+             */
+            allDays?: number | null;
+          } | null;
         };
       };
     };
@@ -6016,6 +6228,21 @@ export interface operations {
              * @example data.object.type
              */
             jsonPath?: string;
+          } | null;
+          /** @description How long this endpoint's deliveries are kept; null (the default): as the workspace's `deliveryRetention` says. `{}` (both null) keeps everything whatever the workspace default. */
+          retention?: {
+            /**
+             * @description Acknowledged deliveries are deleted this many days after they were received (1–3650); null keeps them as long as `allDays` does.
+             * @default null
+             * @example 7
+             */
+            acknowledgedDays?: number | null;
+            /**
+             * @description Every delivery, pending or not, is deleted this many days after it was received (1–3650); null keeps them forever (acknowledged ones as long as `acknowledgedDays` says).
+             * @default null
+             * @example 30
+             */
+            allDays?: number | null;
           } | null;
         };
       };

@@ -343,7 +343,11 @@ async function snapshotA() {
     endpoints: await db().webhookEndpoint.findMany({
       where: { workspaceId },
       orderBy: { id: "asc" },
-      select: { id: true, name: true, description: true, enabled: true, updatedAt: true },
+      select: { id: true, name: true, description: true, enabled: true, retention: true, updatedAt: true },
+    }),
+    workspace: await db().workspace.findUniqueOrThrow({
+      where: { id: workspaceId },
+      select: { name: true, deliveryRetention: true },
     }),
     // The deliveries A had before (the event-stream probe adds some of A's own while B listens).
     deliveries: await db().webhookDelivery.findMany({
@@ -476,6 +480,21 @@ const MATRIX: Record<string, MatrixEntry> = {
         method: "GET",
         path: "/v1/workspace",
         expect: (answer) => expect(dataOf<{ workspace: { id: string } }>(answer).workspace.id).toBe(b.workspaceId),
+      },
+    ],
+  },
+  updateWorkspace: {
+    probes: () => [
+      {
+        what: "set the workspace's default retention",
+        method: "PATCH",
+        path: "/v1/workspace",
+        body: { deliveryRetention: { acknowledgedDays: 1, allDays: 2 } },
+        expect: (answer) =>
+          expect(dataOf<{ workspace: { id: string; deliveryRetention: unknown } }>(answer).workspace).toMatchObject({
+            id: b.workspaceId,
+            deliveryRetention: { acknowledgedDays: 1, allDays: 2 },
+          }),
       },
     ],
   },
@@ -729,7 +748,7 @@ const MATRIX: Record<string, MatrixEntry> = {
         what: `update A's endpoint ${id}`,
         method: "PATCH",
         path: `/v1/webhook-endpoints/${id}`,
-        body: { name: "taken over", enabled: true, signing: null },
+        body: { name: "taken over", enabled: true, signing: null, retention: { allDays: 1 } },
         expect: expectNotFound,
       })),
   },

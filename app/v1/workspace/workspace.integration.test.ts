@@ -30,7 +30,12 @@ describe("GET /v1/workspace over HTTP", () => {
     expect(answer).toEqual({
       success: true,
       data: {
-        workspace: { id: workspace.id, name: "Acme Inc", createdAt: workspace.createdAt.toISOString() },
+        workspace: {
+          id: workspace.id,
+          name: "Acme Inc",
+          createdAt: workspace.createdAt.toISOString(),
+          deliveryRetention: null,
+        },
         apiKey: { id: live.apiKey.id, mode: "live" },
         balances: {
           subscriptionAllowanceCents: 0,

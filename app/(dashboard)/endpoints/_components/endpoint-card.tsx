@@ -13,15 +13,22 @@ import {
   type WebhookEndpoint,
 } from "../_hooks/use-endpoints";
 import { describeEventTypeSource } from "../_lib/event-type-source";
+import { describeEffectiveRetention } from "../_lib/retention";
 import { describeSigning } from "../_lib/signing-schemes";
 import { DestinationsSection } from "./destinations-section";
 import { EditDetailsForm, SigningSettingsForm } from "./endpoint-forms";
+import { EndpointRetentionForm } from "./endpoint-retention-form";
 import { EventTypeSourceForm } from "./event-type-source-form";
 import styles from "./endpoints.module.css";
 
-type Panel = "details" | "signing" | "eventTypes" | null;
+type Panel = "details" | "signing" | "eventTypes" | "retention" | null;
 
-const PANEL_TITLES = { details: "Name and description", signing: "Signature check", eventTypes: "Event types" };
+const PANEL_TITLES = {
+  details: "Name and description",
+  signing: "Signature check",
+  eventTypes: "Event types",
+  retention: "Retention",
+};
 
 export function EndpointCard({
   endpoint,
@@ -37,6 +44,7 @@ export function EndpointCard({
   const detailsButton = useRef<HTMLButtonElement>(null);
   const signingButton = useRef<HTMLButtonElement>(null);
   const eventTypesButton = useRef<HTMLButtonElement>(null);
+  const retentionButton = useRef<HTMLButtonElement>(null);
   const [panel, setPanel] = useState<Panel>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
@@ -59,7 +67,12 @@ export function EndpointCard({
   }
 
   function closePanel(message: string | null) {
-    const opener = { details: detailsButton, signing: signingButton, eventTypes: eventTypesButton }[panel ?? "details"];
+    const opener = {
+      details: detailsButton,
+      signing: signingButton,
+      eventTypes: eventTypesButton,
+      retention: retentionButton,
+    }[panel ?? "details"];
     setPanel(null);
     setNotice(message);
     opener.current?.focus();
@@ -137,6 +150,10 @@ export function EndpointCard({
           <dt>Event types</dt>
           <dd className={styles.statsLine}>{describeEventTypeSource(endpoint.eventTypeSource)}</dd>
         </div>
+        <div className={styles.wide}>
+          <dt>Retention</dt>
+          <dd className={styles.statsLine}>{describeEffectiveRetention(endpoint.effectiveRetention)}</dd>
+        </div>
       </dl>
 
       {toggle.error ? (
@@ -188,6 +205,17 @@ export function EndpointCard({
         >
           Event types
         </button>
+        <button
+          ref={retentionButton}
+          type="button"
+          className="button button-small"
+          aria-expanded={panel === "retention"}
+          aria-controls={panel === "retention" ? `${id}-panel` : undefined}
+          aria-describedby={`${id}-title`}
+          onClick={() => openPanel("retention")}
+        >
+          Retention
+        </button>
         <span className={styles.spacer} />
         <button
           type="button"
@@ -211,6 +239,7 @@ export function EndpointCard({
           {panel === "details" ? <EditDetailsForm endpoint={endpoint} onDone={closePanel} /> : null}
           {panel === "signing" ? <SigningSettingsForm endpoint={endpoint} onDone={closePanel} /> : null}
           {panel === "eventTypes" ? <EventTypeSourceForm endpoint={endpoint} onDone={closePanel} /> : null}
+          {panel === "retention" ? <EndpointRetentionForm endpoint={endpoint} onDone={closePanel} /> : null}
         </section>
       ) : null}
 

@@ -7,6 +7,7 @@ import { errorMessage } from "@/app/(dashboard)/_lib/form-errors";
 import { useEndpointList, type WebhookEndpoint } from "../_hooks/use-endpoints";
 import { CreateEndpointForm } from "./create-endpoint-form";
 import { EndpointCard } from "./endpoint-card";
+import { RetentionDefault } from "./retention-default";
 import styles from "./endpoints.module.css";
 
 export function EndpointsView() {
@@ -118,6 +119,7 @@ export function EndpointsView() {
               Could not refresh the list: {errorMessage(list.error)}
             </p>
           ) : null}
+          <RetentionDefault />
           <ul className={styles.list} aria-label="Webhook endpoints">
             {list.endpoints.map((endpoint) => (
               <li key={endpoint.id}>
