@@ -8,11 +8,11 @@
  *    (bench/baselines/): single-row INSERT (and its twin with the NOTIFY trigger), group commit, and no database;
  * 3. scenarios: ingest, scaling (with another fast-path app process on the same database), forwarding (worker apps
  *    started by the scenario, a receiver and the bare forwarder, each in its own process), enrichment, listing, ack
- *    (bench/scenarios/), each load generated in its own process (bench/load.ts), and search (the listing's filters at
- *    a million deliveries, page by page from the bench process);
+ *    (bench/scenarios/), each load generated in its own process (bench/load.ts), search (the listing's filters at
+ *    a million deliveries, page by page from the bench process), and retention (a day of deliveries expired);
  * 4. a table of the targets and whether each holds; the figures are written to bench/results/ (git-ignored).
  *
- * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,scaling,forwarding,enrichment,listing,ack,search,
+ * Flags: --smoke (seconds instead of minutes, small datasets), --only=ingest,scaling,forwarding,enrichment,listing,ack,search,retention,
  * --ingest-loads=1024x50,1048576x20 (only these ingest loads, body bytes × connections), --forwarding-profile (the
  * forwarding worker apps under --cpu-prof, their profiles summed in the log and kept in bench/results/), --strict
  * (exit 1 when a target does not hold; by default only a scenario that fails to run makes the exit code non-zero).
@@ -42,10 +42,11 @@ import { enrichmentScenario } from "./scenarios/enrichment";
 import { forwardingScenario } from "./scenarios/forwarding";
 import { ingestScenario } from "./scenarios/ingest";
 import { listingScenario } from "./scenarios/listing";
+import { retentionScenario } from "./scenarios/retention";
 import { scalingScenario } from "./scenarios/scaling";
 import { searchScenario } from "./scenarios/search";
 
-const SCENARIOS = ["ingest", "scaling", "forwarding", "enrichment", "listing", "ack", "search"] as const;
+const SCENARIOS = ["ingest", "scaling", "forwarding", "enrichment", "listing", "ack", "search", "retention"] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
 
 const args = process.argv.slice(2);
@@ -139,6 +140,7 @@ async function main(): Promise<number> {
     const scalingAccount = await createBenchAccount("Bench scaling", placeholderBase);
     const searchAccount = await createBenchAccount("Bench search", placeholderBase);
     const forwardingAccount = await createBenchAccount("Bench forwarding", placeholderBase);
+    const retentionAccount = await createBenchAccount("Bench retention", placeholderBase);
 
     const appEnv = {
       DATABASE_URL: database.url,
@@ -204,6 +206,7 @@ async function main(): Promise<number> {
       ["listing", () => listingScenario(context, listingAccount)],
       ["ack", () => ackScenario(context, listingAccount)],
       ["search", () => searchScenario(context, searchAccount)],
+      ["retention", () => retentionScenario(context, retentionAccount)],
     ];
     for (const [name, run] of plan) {
       if (interrupted) break;

@@ -28,6 +28,8 @@ export interface BenchConfig {
   ack: { singleRequests: number; bulkRequests: number; warmup: number };
   /** Listing filters: deliveries stored, first pages timed per filter (after `warmup`), then one full walk each. */
   search: { stored: number; firstPages: number; warmup: number };
+  /** Deliveries in the day expired by a partition drop, and in the day expired by row deletes. */
+  retention: { deliveriesPerDay: number };
   enrichment: { requests: number; warmup: number };
   scaling: {
     /** 1 KB against both app processes before measuring; 0: none. */
@@ -68,6 +70,7 @@ export const FULL: BenchConfig = {
   listing: { sizes: [10_000, 1_000_000], requests: 500, warmup: 20 },
   ack: { singleRequests: 300, bulkRequests: 100, warmup: 10 },
   search: { stored: 1_000_000, firstPages: 20, warmup: 3 },
+  retention: { deliveriesPerDay: 1_000_000 },
   enrichment: { requests: 500, warmup: 20 },
   scaling: {
     warmupSeconds: 2,
@@ -99,6 +102,7 @@ export const SMOKE: BenchConfig = {
   listing: { sizes: [1_000, 10_000], requests: 20, warmup: 3 },
   ack: { singleRequests: 20, bulkRequests: 10, warmup: 2 },
   search: { stored: 20_000, firstPages: 5, warmup: 1 },
+  retention: { deliveriesPerDay: 10_000 },
   enrichment: { requests: 20, warmup: 3 },
   scaling: { warmupSeconds: 0, loads: [{ bodyBytes: KB, connections: 100, seconds: 0.5, rounds: 1 }] },
   forwarding: {

@@ -5,6 +5,7 @@ import pg from "pg";
 import { ensureDatabase } from "@/lib/db/database";
 import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
 import { migrateDatabase } from "@/lib/db/migrate";
+import { ensureDeliveryPartitions } from "@/lib/inbox/delivery-partitions";
 
 export interface BenchDatabase {
   /** The migrated `signalbox` database the app, the baselines and the suite share. */
@@ -22,6 +23,7 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   // Stopping mid-run (Ctrl-C) ends the server under idle connections; their errors are expected then.
   pool.on("error", () => {});
+  await layOutDayPartitions(pool, 30);
   return {
     url,
     pool,
@@ -31,6 +33,23 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The deliveries table as a deployment that has run for `days` days has it: one partition per past day (the migration
+ * makes one partition for everything before it), so the listing's million deliveries, received a second apart, span
+ * twelve day partitions as they would in use.
+ */
+async function layOutDayPartitions(pool: pg.Pool, days: number): Promise<void> {
+  const DAY_MS = 86_400_000;
+  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+  await pool.query("ALTER TABLE webhook_deliveries DETACH PARTITION webhook_deliveries_p_legacy");
+  await pool.query("DROP TABLE webhook_deliveries_p_legacy");
+  const start = new Date(today - days * DAY_MS).toISOString();
+  await pool.query(
+    `CREATE TABLE webhook_deliveries_p_legacy PARTITION OF webhook_deliveries FOR VALUES FROM (MINVALUE) TO ('${start}')`,
+  );
+  for (let day = days - 1; day >= 0; day -= 1) await ensureDeliveryPartitions(pool, new Date(today - day * DAY_MS), 0);
 }
 
 /**
@@ -104,13 +123,13 @@ export async function fillForwardQueue(pool: pg.Pool, endpointId: string): Promi
 const SEED_CHUNK = 250_000;
 
 /**
- * Adds deliveries `from`..`to` (1-based, newest first: delivery n was received n seconds before `anchor`) to an
- * endpoint with one INSERT … SELECT generate_series per chunk. Every other delivery is acknowledged. Triggers (the
+ * Adds deliveries `from`..`to` (1-based, newest first: delivery n was received n × `spacingMs` (1 s unless given)
+ * before `anchor`) to an endpoint with one INSERT … SELECT generate_series per chunk. Every other delivery is acknowledged. Triggers (the
  * NOTIFY announcements and the foreign-key checks) are skipped for this session only: it is bulk seeding, not traffic.
  */
 export async function seedDeliveries(
   pool: pg.Pool,
-  options: { workspaceId: string; endpointId: string; from: number; to: number; anchor: Date },
+  options: { workspaceId: string; endpointId: string; from: number; to: number; anchor: Date; spacingMs?: number },
 ): Promise<void> {
   const client = await pool.connect();
   try {
@@ -125,12 +144,12 @@ export async function seedDeliveries(
                 '{"content-type": "application/json", "user-agent": "Signalbox-Bench/1.0"}'::jsonb, '127.0.0.1', '',
                 octet_length(convert_to(payload::text, 'UTF8')), received, CASE WHEN n % 2 = 0 THEN received + interval '1 minute' END
          FROM (
-           SELECT n, $5::timestamptz - n * interval '1 second' AS received,
+           SELECT n, $5::timestamptz - n * $6::int * interval '1 millisecond' AS received,
                   jsonb_build_object('type', 'order.created', 'id', 'evt_' || n, 'data',
                     jsonb_build_object('order', md5(n::text), 'amount', n % 1000, 'currency', 'usd', 'items', n % 7 + 1)) AS payload
            FROM generate_series($3::int, $4::int) AS n
          ) AS rows`,
-        [options.workspaceId, options.endpointId, start, end, options.anchor],
+        [options.workspaceId, options.endpointId, start, end, options.anchor, options.spacingMs ?? 1000],
       );
     }
     await client.query("RESET session_replication_role");

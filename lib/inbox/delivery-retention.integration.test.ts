@@ -111,15 +111,15 @@ describe("retention", () => {
     expect(result.partitionsDropped).toContain(dayName(day));
     expect(await partitionNames()).not.toContain(dayName(day));
     expect(await stored(ids)).toEqual([]);
-    const claims = await pool().query("SELECT 1 FROM delivery_dedup_claims WHERE workspace_id = $1 AND delivery_id = $2", [
-      workspaceId,
-      ids[0],
-    ]);
+    const claims = await pool().query(
+      "SELECT 1 FROM delivery_dedup_claims WHERE workspace_id = $1 AND delivery_id = $2",
+      [workspaceId, ids[0]],
+    );
     expect(claims.rowCount).toBe(0);
-    const forwards = await pool().query("SELECT 1 FROM delivery_forwards WHERE workspace_id = $1 AND delivery_id = $2", [
-      workspaceId,
-      ids[0],
-    ]);
+    const forwards = await pool().query(
+      "SELECT 1 FROM delivery_forwards WHERE workspace_id = $1 AND delivery_id = $2",
+      [workspaceId, ids[0]],
+    );
     expect(forwards.rowCount).toBe(0);
   });
 
@@ -135,10 +135,10 @@ describe("retention", () => {
     expect(result.partitionsDropped).not.toContain(dayName(day));
     expect(result.rowsDeleted).toBeGreaterThanOrEqual(1);
     expect(await stored([gone, kept])).toEqual([kept]);
-    const claims = await pool().query("SELECT 1 FROM delivery_dedup_claims WHERE workspace_id = $1 AND delivery_id = $2", [
-      workspaceId,
-      gone,
-    ]);
+    const claims = await pool().query(
+      "SELECT 1 FROM delivery_dedup_claims WHERE workspace_id = $1 AND delivery_id = $2",
+      [workspaceId, gone],
+    );
     expect(claims.rowCount).toBe(0);
   });
 
@@ -158,7 +158,9 @@ describe("retention", () => {
       workspaceId,
       pending,
     ]);
-    expect((await expireDeliveries(pool(), new Date(day.getTime() + 5 * DAY))).partitionsDropped).toContain(dayName(day));
+    expect((await expireDeliveries(pool(), new Date(day.getTime() + 5 * DAY))).partitionsDropped).toContain(
+      dayName(day),
+    );
     expect(await stored([pending])).toEqual([]);
   });
 
