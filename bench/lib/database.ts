@@ -5,7 +5,7 @@ import pg from "pg";
 import { ensureDatabase } from "@/lib/db/database";
 import { startEmbeddedPostgres } from "@/lib/db/embedded-postgres";
 import { migrateDatabase } from "@/lib/db/migrate";
-import { ensureDeliveryPartitions } from "@/lib/inbox/delivery-partitions";
+import { layOutPastDayPartitions } from "@/test/delivery-days";
 
 export interface BenchDatabase {
   /** The migrated `signalbox` database the app, the baselines and the suite share. */
@@ -23,7 +23,8 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   // Stopping mid-run (Ctrl-C) ends the server under idle connections; their errors are expected then.
   pool.on("error", () => {});
-  await layOutDayPartitions(pool, 30);
+  // A month of day partitions: the listing's million deliveries, received a second apart, span twelve of them.
+  await layOutPastDayPartitions(pool, 30);
   return {
     url,
     pool,
@@ -33,23 +34,6 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * The deliveries table as a deployment that has run for `days` days has it: one partition per past day (the migration
- * makes one partition for everything before it), so the listing's million deliveries, received a second apart, span
- * twelve day partitions as they would in use.
- */
-async function layOutDayPartitions(pool: pg.Pool, days: number): Promise<void> {
-  const DAY_MS = 86_400_000;
-  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
-  await pool.query("ALTER TABLE webhook_deliveries DETACH PARTITION webhook_deliveries_p_legacy");
-  await pool.query("DROP TABLE webhook_deliveries_p_legacy");
-  const start = new Date(today - days * DAY_MS).toISOString();
-  await pool.query(
-    `CREATE TABLE webhook_deliveries_p_legacy PARTITION OF webhook_deliveries FOR VALUES FROM (MINVALUE) TO ('${start}')`,
-  );
-  for (let day = days - 1; day >= 0; day -= 1) await ensureDeliveryPartitions(pool, new Date(today - day * DAY_MS), 0);
 }
 
 /**

@@ -139,7 +139,9 @@ export async function expireDeliveries(pool: pg.Pool, now: Date): Promise<Expiry
   const policies = await endpointPolicies(pool);
   const partitionsDropped: string[] = [];
   for (const partition of await listDeliveryPartitions(pool)) {
-    if (partition.to === null || partition.to > now) break; // oldest first: the rest are younger still
+    // Oldest first, so the rest are younger still. A day is kept until a day after it ended whatever it holds: every
+    // policy keeps deliveries a day at least, and a write that began before midnight may still land in it.
+    if (partition.to === null || partition.to.getTime() > now.getTime() - DAY_MS) break;
     if (!(await whollyExpired(pool, partition, policies, now))) continue;
     await dropDeliveryPartition(pool, partition);
     partitionsDropped.push(partition.name);
