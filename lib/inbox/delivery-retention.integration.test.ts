@@ -17,9 +17,12 @@ import { createWebhookEndpoint } from "./webhook-endpoints";
 const DAY = 86_400_000;
 const pool = () => dbPool();
 const startOfDay = (ms: number) => Math.floor(ms / DAY) * DAY;
-/** A past UTC day no other test of this file writes into, so its partition holds only what a test puts. */
-let daysAgo = 60;
-const freshDay = () => new Date(startOfDay(Date.now()) - daysAgo-- * DAY);
+/**
+ * A past UTC day no other test of this file writes into, so its partition holds only what a test puts. Each test's
+ * "now" stays within ten days of its day: the empty days before it may be dropped, the next test's day may not.
+ */
+let daysAgo = 72;
+const freshDay = () => new Date(startOfDay(Date.now()) - (daysAgo -= 12) * DAY);
 
 let workspaceId: string;
 
@@ -181,7 +184,7 @@ describe("retention", () => {
     );
     const keptForever = await deliveryAt(forever, new Date(day.getTime() + 1_000));
 
-    await expireDeliveries(pool(), new Date(day.getTime() + 30 * DAY));
+    await expireDeliveries(pool(), new Date(day.getTime() + 10 * DAY));
     const left = await pool().query<{ id: string }>(
       "SELECT id::text FROM webhook_deliveries WHERE id = ANY($1::uuid[]) ORDER BY id",
       [[inherited, keptForever]],
