@@ -27,6 +27,13 @@ export const TENANT_STATEMENT_EXCEPTIONS: TenantStatementException[] = [
       "(invitations is a reference table when sharded).",
   },
   {
+    matches:
+      /^(SELECT|UPDATE) .*"public"\."invitations" .*WHERE \(("public"\."invitations"\."id" = \$\d+ AND )?"public"\."invitations"\."workspace_id" IS NULL AND /,
+    reason:
+      "An operator's sign-up invitations: they belong to no workspace yet (SIGNUP=invite; invitations is a " +
+      "reference table when sharded).",
+  },
+  {
     matches: /^SELECT .* FROM "public"\."invitations" WHERE "public"\."invitations"\."id" = \$1 LIMIT \$2 OFFSET \$3$/,
     reason:
       "Prisma reads a created invitation back by its id (the row may have no workspace: a sign-up invitation; " +
@@ -37,5 +44,19 @@ export const TENANT_STATEMENT_EXCEPTIONS: TenantStatementException[] = [
     reason:
       "Ingest: a sender's URL names only the endpoint, and this finds its workspace. Remembered per instance and " +
       "checked again by the INSERT, so it runs for endpoints not seen lately (lib/inbox/ingest-endpoints.ts).",
+  },
+  {
+    matches:
+      /^SELECT .* FROM "public"\."workspaces" WHERE \(.* OR EXISTS\(SELECT "t0"\."workspace_id" FROM "public"\."workspace_members" AS "t0" /,
+    reason:
+      "The operator's list of every workspace, searched by an owner's email (operators see all workspaces; " +
+      "workspaces and workspace_members are reference tables when sharded).",
+  },
+  {
+    matches:
+      /^SELECT .* FROM "public"\."enrichment_cache" WHERE \("public"\."enrichment_cache"\."key" = \$1 AND "public"\."enrichment_cache"\."workspace_id" <> \$2 /,
+    reason:
+      "Another workspace's paid answer is a source like a provider (lib/billing/answer-cache.ts): it reads every " +
+      "workspace's answers for one input, every shard when sharded.",
   },
 ];

@@ -28,6 +28,7 @@ describe("unfilteredTenantStatements", () => {
         "UPDATE webhook_deliveries SET acknowledged_at = now() WHERE $1 = workspace_id",
         "DELETE FROM webhook_deliveries WHERE workspace_id = ANY($1::text[])",
         "SELECT id FROM webhook_endpoints WHERE (workspace_id, id) IN (SELECT * FROM unnest($1::text[], $2::text[]))",
+        "SELECT r.ord FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r (id, workspace_id, ord) LEFT JOIN webhook_endpoints e ON e.id = r.id AND e.workspace_id = r.workspace_id",
         "SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.workspace_id = d.workspace_id AND e.id = d.webhook_endpoint_id WHERE e.workspace_id = $1",
         'INSERT INTO "public"."api_keys" ("id","workspace_id","name") VALUES ($1,$2,$3)',
       ]),

@@ -27,6 +27,8 @@ const WORKSPACE_FILTERS = [
   new RegExp(String.raw`\$\d+(?:::\w+)?\s*=\s*${COLUMN}`),
   // (workspace_id, id) IN (…), (workspace_id, id) = ANY(…): Prisma's compound keys, unnest()ed batches
   new RegExp(String.raw`\([^()]*${COLUMN}[^()]*\)\s*(?:=|IN)\s*(?:ANY\s*)?\(`, "i"),
+  // unnest($1::text[], $2::text[]) AS r (id, workspace_id): a batch's rows, each with its workspace as a parameter
+  new RegExp(String.raw`unnest\(\s*\$\d+[^)]*\)(?: WITH ORDINALITY)? AS \w+ \([^)]*${COLUMN}`, "i"),
   // INSERT INTO t (…, workspace_id, …): the row is written to its workspace
   new RegExp(String.raw`INSERT INTO [^(]+\([^)]*${COLUMN}`, "i"),
 ];
@@ -44,7 +46,7 @@ export function statementCode(query: string): string {
 /**
  * The rule: a statement that names a tenant table (one with a `workspace_id` column) must say which workspace it is
  * about, by comparing `workspace_id` with a parameter (`workspace_id = $1`, `IN ($1, …)`, `= ANY($1)`, a compound
- * `(workspace_id, id) IN (…)`) or by writing it (`INSERT INTO t (…, workspace_id, …)`, which puts the row on its
+ * `(workspace_id, id) IN (…)`, a batch `unnest($1, …) AS r (…, workspace_id, …)` joined on it) or by writing it (`INSERT INTO t (…, workspace_id, …)`, which puts the row on its
  * workspace's shard). One such filter covers the tables joined to the filtered one on workspace_id. What fails: no
  * mention of the workspace at all, `workspace_id <> $1`, or a join on workspace_id with no workspace given: each reads
  * every workspace's rows, which a sharded PostgreSQL answers by asking every shard.
