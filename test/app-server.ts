@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { inject } from "vitest";
 import { LAUNCHER_BUNDLE } from "@/lib/launcher/build";
 import { watchApp } from "./openapi-conformance/record";
+import { asProductRole } from "./tenant-statements";
 
 export interface RunningApp {
   baseUrl: string;
@@ -18,11 +20,21 @@ const ROOT = path.resolve(import.meta.dirname, "..");
  * Starts the real launcher as `npm start` runs it (the compiled LAUNCHER_BUNDLE on plain node) in its own process on a
  * free port and waits until it is ready. The global setup has made sure the build and the bundle are fresh, so
  * launchers started in parallel never build. The environment defaults to the test file's DATABASE_URL; pass `DATABASE_URL: ""` to use an embedded server.
+ * On the run's server the app logs in as its own role, so that the run can check the statements it ran
+ * (test/tenant-statements.ts).
  */
 export async function startApp(env: Record<string, string> = {}, timeoutMs = 60_000): Promise<RunningApp> {
+  const databaseUrl = env.DATABASE_URL ?? process.env.DATABASE_URL ?? "";
   const child = spawn(process.execPath, [LAUNCHER_BUNDLE], {
     cwd: ROOT,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...env,
+      DATABASE_URL: inject("checksTenantStatements") ? asProductRole(databaseUrl, inject("postgresUrl")) : databaseUrl,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

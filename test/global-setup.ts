@@ -4,17 +4,21 @@ import { migrateDatabase } from "@/lib/db/migrate";
 import { buildApp, staleBuildReason } from "@/lib/launcher/build";
 import { createEmptyDatabase, dropDatabase } from "./databases";
 import { startTestPostgres } from "./postgres-server";
+import { reportUnfilteredStatements, startRecordingStatements } from "./tenant-statements";
 
 declare module "vitest" {
   export interface ProvidedContext {
     postgresUrl: string;
     templateDatabase: string;
+    /** Whether apps started by tests log in as the app's role, whose statements the run checks at its end. */
+    checksTenantStatements: boolean;
   }
 }
 
 /**
  * One PostgreSQL server for the run and one migrated template database that every test file clones. HTTP tests start
- * the real app, so a stale production build is rebuilt here, once, before test files run in parallel.
+ * the real app, so a stale production build is rebuilt here, once, before test files run in parallel. At the end, the
+ * run fails if the app ran a statement on tenant data without filtering by workspace_id (test/tenant-statements.ts).
  */
 export default async function setup(project: TestProject) {
   const root = path.resolve(import.meta.dirname, "..");
@@ -25,8 +29,20 @@ export default async function setup(project: TestProject) {
   await migrateDatabase(template.url);
   project.provide("postgresUrl", server.url);
   project.provide("templateDatabase", template.name);
+  const checksTenantStatements = await startRecordingStatements(server.url);
+  project.provide("checksTenantStatements", checksTenantStatements);
   return async () => {
+    const report = checksTenantStatements
+      ? await reportUnfilteredStatements(server.url, template.url).catch(
+          (error: unknown) => `Could not check the app's statements for workspace_id: ${String(error)}`,
+        )
+      : null;
     await dropDatabase(server.url, template.name).catch(() => {});
     await server.stop();
+    if (report) {
+      // Vitest only logs an error thrown here; the exit code is what makes the run fail.
+      process.exitCode = 1;
+      throw new Error(report);
+    }
   };
 }

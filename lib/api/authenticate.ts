@@ -99,7 +99,7 @@ export async function authenticateRequest(request: Request, options: { allowSess
 }
 
 async function readPrincipalActive(principal: Principal): Promise<boolean> {
-  if (principal.apiKeyId) return isApiKeyActive(principal.apiKeyId);
+  if (principal.apiKeyId) return isApiKeyActive(principal.workspace.id, principal.apiKeyId);
   if (!principal.userId || !principal.sessionId) return false;
   if (await isSessionRevoked(principal.sessionId)) return false;
   return isWorkspaceMember({ userId: principal.userId, workspaceId: principal.workspace.id });

@@ -153,7 +153,7 @@ export async function verifyApiKey(
     WHERE k.hashed_key = ${hashedKey}`;
   if (!record || record.revoked_at) return null;
   if (!timingSafeEqual(Buffer.from(record.hashed_key), Buffer.from(hashedKey))) return null;
-  touchLastUsed(record.id, record.last_used_at);
+  touchLastUsed(record.workspace_id, record.id, record.last_used_at);
   return {
     apiKeyId: record.id,
     mode: record.mode,
@@ -162,13 +162,13 @@ export async function verifyApiKey(
   };
 }
 
-function touchLastUsed(apiKeyId: string, lastUsedAt: Date | null): void {
+function touchLastUsed(workspaceId: string, apiKeyId: string, lastUsedAt: Date | null): void {
   const threshold = new Date(Date.now() - LAST_USED_WRITE_INTERVAL_MS);
   if (lastUsedAt && lastUsedAt > threshold) return;
   // Bookkeeping only: the request must not wait for it or fail because of it.
   void db()
     .apiKey.updateMany({
-      where: { id: apiKeyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: threshold } }] },
+      where: { workspaceId, id: apiKeyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: threshold } }] },
       data: { lastUsedAt: new Date() },
     })
     .catch((error: unknown) =>
@@ -177,6 +177,6 @@ function touchLastUsed(apiKeyId: string, lastUsedAt: Date | null): void {
 }
 
 /** True while the key exists and is not revoked; for responses that outlive the request's check (event streams). */
-export async function isApiKeyActive(apiKeyId: string): Promise<boolean> {
-  return (await db().apiKey.count({ where: { id: apiKeyId, revokedAt: null } })) === 1;
+export async function isApiKeyActive(workspaceId: string, apiKeyId: string): Promise<boolean> {
+  return (await db().apiKey.count({ where: { workspaceId, id: apiKeyId, revokedAt: null } })) === 1;
 }

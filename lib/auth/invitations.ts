@@ -119,16 +119,13 @@ function assertSignUpInvitationsAllowed(): void {
 }
 
 async function assertInvitable(tx: DbClient, workspaceId: string | null, email: string): Promise<void> {
-  const user = await tx.user.findUnique({
-    where: { email },
-    select: { memberships: { select: { workspaceId: true } } },
-  });
+  const user = await tx.user.findUnique({ where: { email }, select: { id: true } });
   if (!user) return;
   if (!workspaceId)
     throw new ApiError("validation_error", "This person has an account already.", {
       details: [{ path: "email", message: "has an account already" }],
     });
-  if (user.memberships.some((membership) => membership.workspaceId === workspaceId))
+  if (await tx.workspaceMember.count({ where: { workspaceId, userId: user.id } }))
     throw new ApiError("validation_error", "This person is a member of the workspace already.", {
       details: [{ path: "email", message: "is a member already" }],
     });

@@ -81,7 +81,7 @@ export async function recordUsage(usage: UsageRecord): Promise<Balances> {
   if (cost === 0) return recordFreeUsage(usage);
   const [row] = await db().$queryRaw<BalanceRow[]>`
     WITH settled AS (
-      DELETE FROM ledger_holds WHERE id = ${usage.holdId ?? null}::uuid
+      DELETE FROM ledger_holds WHERE workspace_id = ${usage.workspaceId} AND id = ${usage.holdId ?? null}::uuid
     ),
     current AS (
       SELECT id, subscription_remaining_cents AS sub, purchased_balance_cents AS pur
@@ -118,7 +118,7 @@ export async function recordUsage(usage: UsageRecord): Promise<Balances> {
 async function recordFreeUsage(usage: UsageRecord): Promise<Balances> {
   const [row] = await db().$queryRaw<BalanceRow[]>`
     WITH released AS (
-      DELETE FROM ledger_holds WHERE id = ${usage.holdId ?? null}::uuid
+      DELETE FROM ledger_holds WHERE workspace_id = ${usage.workspaceId} AND id = ${usage.holdId ?? null}::uuid
     )
     INSERT INTO ledger_entries
       (id, workspace_id, kind, api_key_id, key_mode, operation, input_hash, cost_cents, subscription_delta_cents, purchased_delta_cents,

@@ -62,7 +62,7 @@ describe("holds", () => {
 
     const failed = await hold(target, 6, 2);
     expect(failed.amountCents).toBe(6);
-    await releaseHold(failed.id);
+    await releaseHold(target.workspaceId, failed.id);
     expect(await holdsOf(target.workspaceId)).toEqual([]);
     expect((await hold(target, 6, 2)).amountCents).toBe(6);
   });
@@ -76,7 +76,7 @@ describe("holds", () => {
     await expect(hold(target, 5, 2)).rejects.toMatchObject({ code: "payment_required" });
 
     // As a process that died mid-call leaves it, once its lifetime has passed.
-    await db().ledgerHold.update({ where: { id: placed.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    await db().ledgerHold.updateMany({ where: { id: placed.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
     const next = await hold(target, 5, 2);
     expect(next.amountCents).toBe(5);
     expect((await holdsOf(target.workspaceId)).map((item) => item.id)).toEqual([next.id]);

@@ -69,6 +69,6 @@ export async function placeHold(options: {
 }
 
 /** Gives a hold back when its call ends without a usage entry (it failed). Deleting a settled hold does nothing. */
-export async function releaseHold(holdId: string): Promise<void> {
-  await db().$executeRaw`DELETE FROM ledger_holds WHERE id = ${holdId}::uuid`;
+export async function releaseHold(workspaceId: string, holdId: string): Promise<void> {
+  await db().$executeRaw`DELETE FROM ledger_holds WHERE workspace_id = ${workspaceId} AND id = ${holdId}::uuid`;
 }

@@ -137,7 +137,7 @@ describe("reserve before spending", () => {
     expect(vendorCalls()).toBe(vendorBefore);
 
     // Once it expires (its lifetime passed), it no longer counts and is cleaned up by the next call.
-    await db().ledgerHold.update({ where: { id: hold!.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    await db().ledgerHold.updateMany({ where: { id: hold!.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
     const answer = await raw(DOMAIN_EMAILS, { key: target.liveKey, body: { domain: ACME, limit: 2 } });
     expect(answer.status).toBe(200);
     expect(metaOf(answer.json)).toMatchObject({ costCents: 4, purchasedBalanceCents: 6, cached: false });

@@ -147,7 +147,7 @@ export async function runPricedCall<Output, Data>(
     return answer;
   } finally {
     // The usage entry settles the hold; a call that failed before writing it gives the hold back.
-    if (!settled) await releaseHold(hold.id);
+    if (!settled) await releaseHold(workspaceId, hold.id);
   }
 }
 

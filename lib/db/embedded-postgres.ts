@@ -31,6 +31,8 @@ interface StartOptions {
   ephemeral?: boolean;
   /** Receives PostgreSQL's own log lines; silent by default. */
   onLog?: (line: string) => void;
+  /** More server settings (`name=value`), e.g. the test run's statement statistics. */
+  settings?: string[];
 }
 
 const USER = "postgres";
@@ -158,6 +160,7 @@ export async function startEmbeddedPostgres(options: StartOptions): Promise<Embe
         "unix_socket_directories=",
         "-c",
         "max_connections=200",
+        ...(options.settings ?? []).flatMap((setting) => ["-c", setting]),
       ],
       onLog: (message) => {
         output += String(message);

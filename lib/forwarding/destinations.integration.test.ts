@@ -20,7 +20,7 @@ async function newEndpoint(): Promise<{ workspaceId: string; endpointId: string 
 }
 
 async function forwarding(endpointId: string): Promise<boolean> {
-  return (await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } })).forwarding;
+  return (await db().webhookEndpoint.findFirstOrThrow({ where: { id: endpointId } })).forwarding;
 }
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
@@ -61,7 +61,7 @@ describe("destinations", () => {
     expect(created.id).toMatch(/^dst_[0-9A-Za-z]{30}$/);
     // 24 random bytes in base64: what Standard Webhooks libraries take after `whsec_`.
     expect(created.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
-    const stored = await db().webhookDestination.findUniqueOrThrow({ where: { id: created.id } });
+    const stored = await db().webhookDestination.findFirstOrThrow({ where: { id: created.id } });
     expect(stored.signingSecret).toBe(created.signingSecret);
     const { signingSecret, ...shown } = created;
     const listed = await listDestinations({ workspaceId, endpointId });
@@ -149,7 +149,7 @@ describe("destinations", () => {
     const { workspaceId, endpointId } = await newEndpoint();
     const created = await createDestination({ workspaceId, endpointId, input: { url: URL_A } });
     const failedAt = new Date("2026-03-01T12:00:00.000Z");
-    await db().webhookDestination.update({
+    await db().webhookDestination.updateMany({
       where: { id: created.id },
       data: {
         enabled: false,
@@ -191,7 +191,7 @@ describe("destinations", () => {
   it("keeps a failing enabled destination's streak when `enabled: true` changes nothing", async () => {
     const { workspaceId, endpointId } = await newEndpoint();
     const created = await createDestination({ workspaceId, endpointId, input: { url: URL_A } });
-    await db().webhookDestination.update({ where: { id: created.id }, data: { consecutiveFailures: 2 } });
+    await db().webhookDestination.updateMany({ where: { id: created.id }, data: { consecutiveFailures: 2 } });
     const changed = await updateDestination({
       workspaceId,
       endpointId,
@@ -263,7 +263,7 @@ describe("destinations", () => {
       ["list an unknown endpoint", () => listDestinations({ workspaceId: b.workspaceId, endpointId: "we_unknown" })],
     ];
     for (const [what, attempt] of attempts) expect((await rejection(attempt())).code, what).toBe("not_found");
-    const stored = await db().webhookDestination.findUniqueOrThrow({ where: { id: destination.id } });
+    const stored = await db().webhookDestination.findFirstOrThrow({ where: { id: destination.id } });
     expect(stored.url).toBe(URL_A);
     expect(await db().webhookDestination.count({ where: { workspaceId: b.workspaceId } })).toBe(0);
     // A destination of one of B's own endpoints is not found through another of B's endpoints either.

@@ -44,7 +44,7 @@ async function createOne(tenant: Tenant, body: object = { url: "https://a.exampl
 }
 
 async function forwarding(endpointId: string): Promise<boolean> {
-  return (await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } })).forwarding;
+  return (await db().webhookEndpoint.findFirstOrThrow({ where: { id: endpointId } })).forwarding;
 }
 
 describe("destinations over HTTP", () => {
@@ -188,7 +188,7 @@ describe("destinations over HTTP", () => {
       404,
       "not_found",
     );
-    expect((await db().webhookDestination.findUniqueOrThrow({ where: { id } })).url).toBe("https://a.example/in");
+    expect((await db().webhookDestination.findFirstOrThrow({ where: { id } })).url).toBe("https://a.example/in");
   });
 });
 

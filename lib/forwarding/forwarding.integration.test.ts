@@ -117,7 +117,7 @@ describe("forwarding", { timeout: 60_000 }, () => {
     const [attempt] = await attemptsOf(deliveryId);
     expect(attempt).toMatchObject({ attemptNumber: 1, responseStatus: 200, error: null });
     expect(Buffer.from(attempt!.responseBody!).toString()).toBe("ok");
-    const health = await db().webhookDestination.findUniqueOrThrow({ where: { id: destination.id } });
+    const health = await db().webhookDestination.findFirstOrThrow({ where: { id: destination.id } });
     expect(health.consecutiveFailures).toBe(0);
     expect(health.lastSuccessAt).not.toBeNull();
   });
@@ -138,13 +138,13 @@ describe("forwarding", { timeout: 60_000 }, () => {
     expect(pending!.status).toBe("pending");
     const waitMs = pending!.nextAttemptAt!.getTime() - Date.now();
     expect(waitMs).toBeGreaterThan(5_000); // 10 s ± 25%, less the time since
-    const failing = await db().webhookDestination.findUniqueOrThrow({ where: { id: destination.id } });
+    const failing = await db().webhookDestination.findFirstOrThrow({ where: { id: destination.id } });
     expect(failing).toMatchObject({ consecutiveFailures: 1, lastError: "HTTP 500" });
 
     await retriesDueNow();
     await eventually(async () => (await forwardsOf(deliveryId))[0]?.status === "succeeded");
     expect((await attemptsOf(deliveryId)).map((attempt) => attempt.responseStatus)).toEqual([500, 200]);
-    const healed = await db().webhookDestination.findUniqueOrThrow({ where: { id: destination.id } });
+    const healed = await db().webhookDestination.findFirstOrThrow({ where: { id: destination.id } });
     expect(healed.consecutiveFailures).toBe(0);
   });
 
@@ -176,9 +176,9 @@ describe("forwarding", { timeout: 60_000 }, () => {
     };
     const first = await ingest(endpointId, '{"n":3}');
     await eventually(async () => (await forwardsOf(first))[0]?.status === "failed");
-    const disabled = await db().webhookDestination.findUniqueOrThrow({ where: { id: destination.id } });
+    const disabled = await db().webhookDestination.findFirstOrThrow({ where: { id: destination.id } });
     expect(disabled).toMatchObject({ enabled: false, disabledReason: "gone" });
-    const endpoint = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+    const endpoint = await db().webhookEndpoint.findFirstOrThrow({ where: { id: endpointId } });
     expect(endpoint.forwarding).toBe(false);
 
     const second = await ingest(endpointId, '{"n":4}');

@@ -115,7 +115,7 @@ describe("POST /v1/webhook-endpoints", () => {
       updatedAt: expect.stringMatching(ISO_MS),
     });
 
-    const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    const row = await db().webhookEndpoint.findFirstOrThrow({ where: { id: endpoint.id } });
     expect(row).toMatchObject({
       workspaceId: tenant.workspaceId,
       name: "Orders",
@@ -159,7 +159,7 @@ describe("POST /v1/webhook-endpoints", () => {
       expect(endpoint.signing).toEqual({ scheme, rejectInvalid: true, secretHint: `…${secret.slice(-4)}` });
 
       // Stored server-side…
-      const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+      const row = await db().webhookEndpoint.findFirstOrThrow({ where: { id: endpoint.id } });
       expect(row.signingSecret).toBe(secret);
       expect(row.rejectInvalidSignatures).toBe(true);
 
@@ -427,7 +427,7 @@ describe("PATCH /v1/webhook-endpoints/:id", () => {
 
     const cleared = await patch({ description: null });
     expect(cleared).toMatchObject({ name: "Renamed", description: null });
-    expect((await db().webhookEndpoint.findUniqueOrThrow({ where: { id: original.id } })).description).toBeNull();
+    expect((await db().webhookEndpoint.findFirstOrThrow({ where: { id: original.id } })).description).toBeNull();
 
     const disabled = await patch({ enabled: false });
     expect(disabled).toMatchObject({ name: "Renamed", description: null, enabled: false });
@@ -449,7 +449,7 @@ describe("PATCH /v1/webhook-endpoints/:id", () => {
       enabled: true,
       signing: { scheme: "github", rejectInvalid: false, secretHint: "…abcd" },
     });
-    let row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: original.id } });
+    let row = await db().webhookEndpoint.findFirstOrThrow({ where: { id: original.id } });
     expect(row).toMatchObject({ signingScheme: "github", signingSecret: secret, rejectInvalidSignatures: false });
 
     const stripe = await patch({ signing: { scheme: "stripe", secret: "whsec_second9876", rejectInvalid: true } });
@@ -457,7 +457,7 @@ describe("PATCH /v1/webhook-endpoints/:id", () => {
 
     const unsigned = await patch({ signing: null });
     expect(unsigned).toMatchObject({ name: "Renamed", description: null, enabled: true, signing: null });
-    row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: original.id } });
+    row = await db().webhookEndpoint.findFirstOrThrow({ where: { id: original.id } });
     expect(row).toMatchObject({ signingScheme: null, signingSecret: null, rejectInvalidSignatures: false });
 
     // Several at once.
@@ -493,12 +493,12 @@ describe("PATCH /v1/webhook-endpoints/:id", () => {
       description: "kept",
       signing: { scheme: "github", secret: "kept-secret" },
     });
-    const before = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    const before = await db().webhookEndpoint.findFirstOrThrow({ where: { id: endpoint.id } });
     const response = await call(tenant.key, "PATCH", `/v1/webhook-endpoints/${endpoint.id}`, body);
     expect(response.status).toBe(400);
     expect(errorOf(response.json).code).toBe("validation_error");
     expect(detailPaths(response.json)).toEqual(paths);
-    expect(await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toEqual(before);
+    expect(await db().webhookEndpoint.findFirstOrThrow({ where: { id: endpoint.id } })).toEqual(before);
   });
 });
 
@@ -541,7 +541,7 @@ describe("DELETE /v1/webhook-endpoints/:id", () => {
     const answer = await tenant.client.call(deleteWebhookEndpointContract, { params: { id: doomed.id } });
     expect(answer).toEqual({ success: true, data: { id: doomed.id, deleted: true, deletedDeliveries: 3 } });
 
-    expect(await db().webhookEndpoint.findUnique({ where: { id: doomed.id } })).toBeNull();
+    expect(await db().webhookEndpoint.findFirst({ where: { id: doomed.id } })).toBeNull();
     expect(await db().webhookDelivery.count({ where: { webhookEndpointId: doomed.id } })).toBe(0);
     expect(await db().webhookDelivery.count({ where: { webhookEndpointId: survivor.id } })).toBe(1);
 
@@ -571,7 +571,7 @@ describe("tenant isolation", () => {
       signing: { scheme: "github", secret: "owner-secret-1234" },
     });
     expect((await ingest(endpoint.id)).status).toBe(200);
-    const before = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
+    const before = await db().webhookEndpoint.findFirstOrThrow({ where: { id: endpoint.id } });
 
     const get = await call(intruder.key, "GET", `/v1/webhook-endpoints/${endpoint.id}`);
     const patch = await call(intruder.key, "PATCH", `/v1/webhook-endpoints/${endpoint.id}`, {
@@ -589,7 +589,7 @@ describe("tenant isolation", () => {
     const intruderList = await intruder.client.call(listWebhookEndpointsContract, { query: {} });
     expect(intruderList.data).toEqual({ endpoints: [], nextCursor: null });
 
-    expect(await db().webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toEqual(before);
+    expect(await db().webhookEndpoint.findFirstOrThrow({ where: { id: endpoint.id } })).toEqual(before);
     expect(await db().webhookDelivery.count({ where: { webhookEndpointId: endpoint.id } })).toBe(1);
     const ownerView = (await owner.client.call(getWebhookEndpointContract, { params: { id: endpoint.id } })).data;
     expect(ownerView).toMatchObject({

@@ -64,15 +64,18 @@ type EndpointRow = {
   updatedAt: Date;
 };
 
-/** Pending and total deliveries per endpoint, in one grouped query over the endpoint indexes. */
-async function countDeliveries(endpointIds: string[]): Promise<Map<string, { pending: number; total: number }>> {
+/** Pending and total deliveries per endpoint of one workspace, in one grouped query over the endpoint indexes. */
+async function countDeliveries(
+  workspaceId: string,
+  endpointIds: string[],
+): Promise<Map<string, { pending: number; total: number }>> {
   if (endpointIds.length === 0) return new Map();
   const rows = await db().$queryRaw<{ endpoint_id: string; pending: bigint; total: bigint }[]>`
     SELECT webhook_endpoint_id AS endpoint_id,
            count(*) FILTER (WHERE acknowledged_at IS NULL) AS pending,
            count(*) AS total
     FROM webhook_deliveries
-    WHERE webhook_endpoint_id = ANY(${endpointIds})
+    WHERE workspace_id = ${workspaceId} AND webhook_endpoint_id = ANY(${endpointIds})
     GROUP BY webhook_endpoint_id`;
   return new Map(rows.map((row) => [row.endpoint_id, { pending: Number(row.pending), total: Number(row.total) }]));
 }
@@ -108,8 +111,16 @@ function toResource(
   };
 }
 
-async function withCounts(rows: EndpointRow[], baseUrl: string): Promise<WebhookEndpointResource[]> {
-  const counts = await countDeliveries(rows.map((row) => row.id));
+/** `rows` are endpoints of `workspaceId`. */
+async function withCounts(
+  workspaceId: string,
+  rows: EndpointRow[],
+  baseUrl: string,
+): Promise<WebhookEndpointResource[]> {
+  const counts = await countDeliveries(
+    workspaceId,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => toResource(row, counts.get(row.id), baseUrl));
 }
 
@@ -183,7 +194,7 @@ export async function getWebhookEndpoint(options: {
     select: endpointColumns,
   });
   if (!row) throw notFound();
-  const [resource] = await withCounts([row], options.baseUrl);
+  const [resource] = await withCounts(options.workspaceId, [row], options.baseUrl);
   return resource!;
 }
 
@@ -210,7 +221,7 @@ export async function listWebhookEndpoints(options: {
   const page = rows.slice(0, options.limit);
   const last = page.at(-1);
   return {
-    endpoints: await withCounts(page, options.baseUrl),
+    endpoints: await withCounts(options.workspaceId, page, options.baseUrl),
     nextCursor: rows.length > options.limit && last ? encodeCursor(last, scope) : null,
   };
 }
