@@ -44,7 +44,9 @@ import {
   listOperatorWorkspacesContract,
   listSignUpInvitationsContract,
   revokeSignUpInvitationContract,
+  getUnknownEndpointRequestsContract,
 } from "./operator";
+import { listRejectionsContract } from "./rejections";
 import { getWorkspaceContract } from "./workspace";
 import {
   createApiKeyContract,
@@ -74,6 +76,7 @@ export const contracts: readonly Contract[] = [
   listSignUpInvitationsContract,
   createSignUpInvitationContract,
   revokeSignUpInvitationContract,
+  getUnknownEndpointRequestsContract,
   domainEmailsContract,
   intelligenceContract,
   companyEnrichContract,
@@ -89,6 +92,7 @@ export const contracts: readonly Contract[] = [
   getWebhookEndpointContract,
   updateWebhookEndpointContract,
   deleteWebhookEndpointContract,
+  listRejectionsContract,
   ingestDeliveryContract,
   listDeliveriesContract,
   listDeliveryEventTypesContract,
