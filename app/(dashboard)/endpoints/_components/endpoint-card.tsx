@@ -17,6 +17,7 @@ import { describeSigning } from "../_lib/signing-schemes";
 import { DestinationsSection } from "./destinations-section";
 import { EditDetailsForm, SigningSettingsForm } from "./endpoint-forms";
 import { EventTypeSourceForm } from "./event-type-source-form";
+import { RejectionsSection } from "./rejections-section";
 import styles from "./endpoints.module.css";
 
 type Panel = "details" | "signing" | "eventTypes" | null;
@@ -215,6 +216,7 @@ export function EndpointCard({
       ) : null}
 
       <DestinationsSection endpointId={endpoint.id} endpointName={endpoint.name} />
+      <RejectionsSection endpointId={endpoint.id} endpointName={endpoint.name} />
 
       <ConfirmDialog
         open={confirmingDelete}
