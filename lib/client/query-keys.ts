@@ -77,5 +77,6 @@ export const queryKeys = {
     workspaceLists: () => [...queryKeys.operator.all(), "workspaces"] as const,
     workspaces: (search: string) => [...queryKeys.operator.workspaceLists(), search] as const,
     signUpInvitations: () => [...queryKeys.operator.all(), "sign-up-invitations"] as const,
+    unknownEndpointRequests: () => [...queryKeys.operator.all(), "unknown-endpoint-requests"] as const,
   },
 };
