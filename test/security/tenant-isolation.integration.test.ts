@@ -7,6 +7,7 @@ import type { Contract } from "@/lib/contracts/contract";
 import { WORKSPACE_HEADER } from "@/lib/contracts/dashboard-headers";
 import { contracts } from "@/lib/contracts/index";
 import { db } from "@/lib/db/client";
+import { eventually } from "@/test/forward-receiver";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { closedPort } from "@/test/enrichment-harness";
 import { errorOf, readResponse } from "@/test/http-api";
@@ -243,10 +244,12 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
     });
     expect(refused.status).toBe(status);
   }
-  await expect.poll(() => db().webhookRejection.count({ where: { workspaceId: account.workspaceId } })).toBe(3);
-  const rejections = await db().webhookRejection.findMany({
-    where: { workspaceId: account.workspaceId },
-    select: { id: true },
+  const rejections = await eventually(async () => {
+    const rows = await db().webhookRejection.findMany({
+      where: { workspaceId: account.workspaceId },
+      select: { id: true },
+    });
+    return rows.length === 3 && rows;
   });
   const rejectionsPage = await okJson<Paged>(
     send("GET", `/v1/webhook-endpoints/${first.data.id}/rejections?limit=1`, auth),
