@@ -132,7 +132,7 @@ const envSchema = z.object({
   RATE_LIMIT_INGEST_PER_MINUTE: z.coerce.number().int().min(0).max(100_000_000).default(600_000),
   /**
    * Refused ingest requests recorded per second per endpoint and instance (lib/inbox/rejection-log.ts), after a burst of
-   * up to REJECTION_BURST; the rest are only counted. 0 records none (they are still counted).
+   * up to REJECTION_BURST (or this many, if more); the rest are only counted. 0 records none after the burst.
    */
   REJECTION_LOG_PER_SECOND: z.coerce.number().int().min(0).max(10_000).default(2),
   /** Length of the fixed rate-limit windows; the per-minute limits are scaled to it (rounded up). */
