@@ -65,12 +65,9 @@ export const listRejectionsContract = defineContract({
         .meta({
           description: `Refused requests recorded since the endpoint was made (the last ${REJECTION_RING_SIZE} are kept).`,
         }),
-      notRecordedCount: z
-        .number()
-        .int()
-        .meta({
-          description: "Refused requests only counted, not recorded, because they came faster than sampling keeps.",
-        }),
+      notRecordedCount: z.number().int().meta({
+        description: "Refused requests only counted, not recorded, because they came faster than sampling keeps.",
+      }),
     }),
   ),
   errors: ["validation_error", "unauthorized", "not_found"],
