@@ -36,8 +36,9 @@ export function encodeCursor(position: KeysetPosition, scope: CursorScope): stri
 }
 
 /**
- * A cursor into a ranked list that is answered whole and paged (search results, cut from one cached answer): the
- * offset of the next page, signed so it cannot be forged or reused with other filters.
+ * A cursor that is one whole number, signed so it cannot be forged or reused with other filters: the offset of the
+ * next page of a ranked list answered whole and paged (search results, cut from one cached answer), or the number
+ * the next page starts below in a numbered list (an endpoint's refused requests).
  */
 export function encodeOffsetCursor(offset: number, scope: CursorScope): string {
   return signedCursor({ o: offset }, scope);

@@ -130,6 +130,11 @@ const envSchema = z.object({
   MAX_WEBHOOK_ENDPOINTS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   /** Deliveries per minute per webhook endpoint, shared by all instances; 0 turns it off. */
   RATE_LIMIT_INGEST_PER_MINUTE: z.coerce.number().int().min(0).max(100_000_000).default(600_000),
+  /**
+   * Refused ingest requests recorded per second per endpoint and instance (lib/inbox/rejection-log.ts), after a burst of
+   * up to REJECTION_BURST (or this many, if more); the rest are only counted. 0 records none after the burst.
+   */
+  REJECTION_LOG_PER_SECOND: z.coerce.number().int().min(0).max(10_000).default(2),
   /** Length of the fixed rate-limit windows; the per-minute limits are scaled to it (rounded up). */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { ApiError } from "@/lib/errors";
-import { bodyAccumulator, type BodyAccumulator } from "@/lib/inbox/body-slabs";
+import { bodyAccumulator, type BodyAccumulator, type ReceivedBytes } from "@/lib/inbox/body-slabs";
 import { createByteBudget, type BudgetReader, type ByteBudget } from "./body-budget";
 import { watchBodyRate } from "./body-rate-sweep";
 
@@ -54,6 +54,8 @@ export interface BodyRate {
  */
 export interface IngestBody {
   read: () => Promise<Buffer>;
+  /** What has come in so far (see BodyAccumulator.received); only before `release`. */
+  received: (maxBytes: number) => ReceivedBytes;
   release: () => void;
 }
 
@@ -107,6 +109,7 @@ export function ingestBody(request: IncomingMessage, limit: number, rate: BodyRa
   const accumulator = bodyAccumulator(declaredBytes(request.headers["content-length"]));
   return {
     read: () => readIncomingBody(request, limit, rate, reader, accumulator),
+    received: accumulator.received,
     release: () => {
       bodyBudget().release(reader);
       accumulator.finish();
@@ -180,6 +183,7 @@ export function webIngestBody(
       const opened = open();
       return opened ? readWebBody(opened, limit, rate, reader, accumulator) : Buffer.alloc(0);
     },
+    received: accumulator.received,
     release: () => {
       bodyBudget().release(reader);
       accumulator.finish();

@@ -1,8 +1,10 @@
 import { errorResponse } from "@/lib/api/error-response";
 import { ApiError } from "@/lib/errors";
 import { ingestDelivery } from "@/lib/inbox/ingest-delivery";
+import type { IngestEndpoint } from "@/lib/inbox/ingest-endpoints";
 import { enforceIngestRateLimit } from "@/lib/ratelimit/limits";
 import { BodyTooSlowError, RequestAbortedError, type IngestBody } from "./ingest-body";
+import { logIngestRefusal } from "./ingest-refusals";
 
 /** The ingest address of a request: the endpoint id (percent-decoded) and the query string as sent, without "?". */
 export interface IngestTarget {
@@ -38,9 +40,11 @@ export const acknowledgement = (deliveryId: string) => JSON.stringify({ received
 
 /**
  * POST /webhooks/ingest/:hookId: stores the delivery (ingestDelivery: 404, 401, dedup, group commit) and says what to
- * answer. Same error body as the API. The body's share of the body budget is given back before this resolves.
+ * answer. Same error body as the API. A refusal is handed to its endpoint's log of refusals (./ingest-refusals.ts)
+ * without waiting. The body's share of the body budget is given back before this resolves.
  */
 export async function ingestRequest(request: IngestRequest): Promise<IngestOutcome> {
+  let endpoint: IngestEndpoint | null = null;
   try {
     if (request.method !== "POST") {
       throw new ApiError("method_not_allowed", `${request.method} is not allowed here. Senders POST to this address.`, {
@@ -57,10 +61,12 @@ export async function ingestRequest(request: IngestRequest): Promise<IngestOutco
       },
       sourceIp: request.sourceIp,
       query: request.target.query,
+      found: (found) => (endpoint = found),
     });
     return { kind: "stored", deliveryId };
   } catch (error) {
     if (error instanceof RequestAbortedError) return { kind: "aborted" };
+    logIngestRefusal(request, endpoint, error);
     if (error instanceof BodyTooSlowError) return { kind: "too_slow" };
     return { kind: "refused", answer: errorResponse(error) };
   } finally {

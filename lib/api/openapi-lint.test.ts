@@ -22,12 +22,15 @@ const RULES = {
 
 /**
  * The one overlap the API accepts: `/v1/webhook-endpoints/deliveries/{id}…` (a delivery) and
- * `/v1/webhook-endpoints/{id}/destinations…` (an endpoint's destinations) both match only for an endpoint whose id is
- * `deliveries`, which no endpoint id is (`we_…`), and a literal segment is matched before a template (OpenAPI 3.1,
- * Paths Object; Next.js routes alike). Any other ambiguity still fails.
+ * `/v1/webhook-endpoints/{id}/destinations…` or `…/{id}/rejections` (an endpoint's destinations, refused requests)
+ * both match only for an endpoint whose id is `deliveries`, which no endpoint id is (`we_…`), and a literal segment is
+ * matched before a template (OpenAPI 3.1, Paths Object; Next.js routes alike). Any other ambiguity still fails.
  */
-const ACCEPTED_AMBIGUITY =
-  /^no-ambiguous-paths \(error\): .*`\/v1\/webhook-endpoints\/deliveries\/\{id\}[^`]*` and `\/v1\/webhook-endpoints\/\{id\}\/destinations[^`]*`/;
+const DELIVERY_PATH = "`\\/v1\\/webhook-endpoints\\/deliveries\\/\\{id\\}[^`]*`";
+const ENDPOINT_PART_PATH = "`\\/v1\\/webhook-endpoints\\/\\{id\\}\\/(?:destinations|rejections)[^`]*`";
+const ACCEPTED_AMBIGUITY = new RegExp(
+  `^no-ambiguous-paths \\(error\\): .*(?:${DELIVERY_PATH} and ${ENDPOINT_PART_PATH}|${ENDPOINT_PART_PATH} and ${DELIVERY_PATH})`,
+);
 
 function describeProblem(problem: NormalizedProblem): string {
   return `${problem.ruleId} (${problem.severity}): ${problem.message} at ${problem.location[0]?.pointer ?? "?"}`;

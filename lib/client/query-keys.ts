@@ -55,6 +55,12 @@ export const queryKeys = {
     list: (workspaceId: string | null, endpointId: string) =>
       [...queryKeys.destinations.all(workspaceId), endpointId] as const,
   },
+  /** One endpoint's refused ingest requests; apart from `endpoints.all` for the same reason as `destinations`. */
+  rejections: {
+    all: (workspaceId: string | null) => ["rejections", workspaceId] as const,
+    list: (workspaceId: string | null, endpointId: string) =>
+      [...queryKeys.rejections.all(workspaceId), endpointId] as const,
+  },
   apiKeys: {
     all: (workspaceId: string | null) => ["api-keys", workspaceId] as const,
   },
@@ -71,5 +77,6 @@ export const queryKeys = {
     workspaceLists: () => [...queryKeys.operator.all(), "workspaces"] as const,
     workspaces: (search: string) => [...queryKeys.operator.workspaceLists(), search] as const,
     signUpInvitations: () => [...queryKeys.operator.all(), "sign-up-invitations"] as const,
+    unknownEndpointRequests: () => [...queryKeys.operator.all(), "unknown-endpoint-requests"] as const,
   },
 };

@@ -44,7 +44,9 @@ import {
   listOperatorWorkspacesContract,
   listSignUpInvitationsContract,
   revokeSignUpInvitationContract,
+  getUnknownEndpointRequestsContract,
 } from "./operator";
+import { listRejectionsContract } from "./rejections";
 import { getWorkspaceContract, updateWorkspaceContract } from "./workspace";
 import {
   createApiKeyContract,
@@ -75,6 +77,7 @@ export const contracts: readonly Contract[] = [
   listSignUpInvitationsContract,
   createSignUpInvitationContract,
   revokeSignUpInvitationContract,
+  getUnknownEndpointRequestsContract,
   domainEmailsContract,
   intelligenceContract,
   companyEnrichContract,
@@ -90,6 +93,7 @@ export const contracts: readonly Contract[] = [
   getWebhookEndpointContract,
   updateWebhookEndpointContract,
   deleteWebhookEndpointContract,
+  listRejectionsContract,
   ingestDeliveryContract,
   listDeliveriesContract,
   listDeliveryEventTypesContract,

@@ -103,3 +103,22 @@ export const revokeSignUpInvitationContract = defineContract({
   response: envelope(signUpInvitationsSchema),
   errors: ["unauthorized", "forbidden", "not_found"],
 });
+
+export const getUnknownEndpointRequestsContract = defineContract({
+  operationId: "getUnknownEndpointRequests",
+  method: "GET",
+  path: "/v1/operator/unknown-endpoint-requests",
+  tag: "Operator",
+  summary: "Ingest requests for endpoint ids that exist nowhere",
+  description:
+    "Operators only. Counted, never stored, by the server instance that answers this request, since it started (each instance counts its own: add them up behind a load balancer). A steady count means senders still use deleted endpoints, or someone is guessing ids.",
+  auth: "workspace",
+  access: "operator",
+  response: envelope(
+    z.object({
+      count: z.number().int().meta({ description: "Ingest requests answered 404 because no endpoint has the id." }),
+      since: z.iso.datetime().meta({ description: "When this instance started counting." }),
+    }),
+  ),
+  errors: ["unauthorized", "forbidden"],
+});

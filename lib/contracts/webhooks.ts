@@ -66,7 +66,7 @@ export const deliveryId = z
   .min(1)
   .max(100)
   .meta({ description: "Delivery id (a UUID).", example: "0b7c6f0e-6a5e-4a0e-9a8e-3d2b1c0f9e8d" });
-const pageLimit = z.coerce
+export const pageLimit = z.coerce
   .number({ error: "must be a whole number from 1 to 100" })
   .int({ error: "must be a whole number from 1 to 100" })
   .min(1, { error: "must be at least 1" })

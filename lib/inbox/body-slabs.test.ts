@@ -12,6 +12,22 @@ function accumulate(body: Buffer, chunkBytes: number, declared: number | null = 
 }
 
 describe("bodyAccumulator", () => {
+  it.each([
+    ["in chunks", 10 * KIB, 1_000],
+    ["in a slab", 200 * KIB, 65_536 - 7],
+  ])("answers how much came and a copy of its first bytes (%s)", (_, size, chunkBytes) => {
+    const body = randomBytes(size);
+    const { accumulator } = accumulate(body, chunkBytes);
+    const received = accumulator.received(4_096);
+    expect(received.size).toBe(size);
+    expect(received.head.equals(body.subarray(0, 4_096))).toBe(true);
+    accumulator.finish();
+    expect(received.head.equals(body.subarray(0, 4_096))).toBe(true); // a copy: the slab went back
+    expect(accumulate(body.subarray(0, 10), 3).accumulator.received(4_096).head.equals(body.subarray(0, 10))).toBe(
+      true,
+    );
+  });
+
   it("joins a small body as it came, without a slab", () => {
     const body = randomBytes(10 * KIB);
     const { bytes } = accumulate(body, 1_000);

@@ -58,8 +58,15 @@ export function retireBodies(bodies: Uint8Array[]): void {
 export interface BodyAccumulator {
   add: (chunk: Uint8Array) => void;
   bytes: () => Buffer;
+  /** How many bytes came in, and a copy of the first `maxBytes` of them (for the log of refused requests). */
+  received: (maxBytes: number) => ReceivedBytes;
   /** The body is no longer used by anyone (written, refused or abandoned); later `add`s are ignored. */
   finish: () => void;
+}
+
+export interface ReceivedBytes {
+  size: number;
+  head: Buffer;
 }
 
 /** `declaredBytes`: the Content-Length when the sender sent one, so a large body gets the right slab at once. */
@@ -95,6 +102,20 @@ export function bodyAccumulator(declaredBytes: number | null): BodyAccumulator {
       size = end;
     },
     bytes: () => (slab ? slab.subarray(0, size) : Buffer.concat(chunks, size)),
+    received(maxBytes) {
+      const head = Buffer.allocUnsafe(Math.min(size, maxBytes));
+      if (slab) slab.copy(head, 0, 0, head.length);
+      else {
+        let at = 0;
+        for (const chunk of chunks) {
+          if (at === head.length) break;
+          const part = chunk.subarray(0, head.length - at);
+          head.set(part, at);
+          at += part.length;
+        }
+      }
+      return { size, head };
+    },
     finish() {
       if (finished) return;
       finished = true;

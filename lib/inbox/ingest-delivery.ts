@@ -4,7 +4,7 @@ import { createBatchQueue, type BatchQueue } from "./batch-queue";
 import { dedupKey } from "./dedup-key";
 import { flushDeliveries, type DeliveryRowInput, type WriteOutcome } from "./delivery-writes";
 import { eventTypeOf } from "./event-type";
-import { ingestEndpoint, type IngestEndpoint } from "./ingest-endpoints";
+import { ingestEndpoint, isEndpointId, type IngestEndpoint } from "./ingest-endpoints";
 import { verifySignature, type SignatureResult } from "./signatures";
 
 export interface IngestDeliveryOptions {
@@ -16,6 +16,8 @@ export interface IngestDeliveryOptions {
   sourceIp: string;
   /** Query string without the leading "?". */
   query: string;
+  /** Told which endpoint the request is for once it is found, enabled or not (for the log of refused requests). */
+  found?: (endpoint: IngestEndpoint) => void;
 }
 
 export interface IngestedDelivery {
@@ -76,7 +78,7 @@ function checkSignature(endpoint: IngestEndpoint, body: Buffer, headers: Record<
  * view is made when a delivery is read (lib/inbox/payload.ts); only its event type is read here, once.
  */
 export async function ingestDelivery(options: IngestDeliveryOptions): Promise<IngestedDelivery> {
-  if (!/^we_[0-9A-Za-z]{1,64}$/.test(options.hookId)) throw notFound();
+  if (!isEndpointId(options.hookId)) throw notFound();
   const { headers } = options;
   const contentType = headers["content-type"] ?? null;
   const headersJson = Buffer.from(JSON.stringify(headers), "utf8");
@@ -84,6 +86,8 @@ export async function ingestDelivery(options: IngestDeliveryOptions): Promise<In
   for (let check = 0; check < MAX_CHECKS; check += 1) {
     const endpoint = await ingestEndpoint(options.hookId, { fresh: check > 0 });
     if (!endpoint) throw notFound();
+    options.found?.(endpoint);
+    if (!endpoint.enabled) throw notFound();
     body ??= await options.readBody();
     const signature = checkSignature(endpoint, body, headers);
     const outcome = await deliveries().submit({

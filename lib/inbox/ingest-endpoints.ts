@@ -3,6 +3,13 @@ import { createBatchQueue, type BatchQueue } from "./batch-queue";
 import { eventTypeSource, type EventTypeSource } from "./event-type";
 import type { SignatureScheme } from "./signatures";
 
+const ENDPOINT_ID = /^we_[0-9A-Za-z]{1,64}$/;
+
+/** Whether `id` has the form of an endpoint id (`we_` and base62): anything else is no endpoint's, unread. */
+export function isEndpointId(id: string): boolean {
+  return ENDPOINT_ID.test(id);
+}
+
 /** What ingest needs of an endpoint: whom it belongs to, how its deliveries are checked and their type is read. */
 export interface IngestEndpoint {
   id: string;
@@ -90,9 +97,10 @@ function directory(): EndpointDirectory {
 }
 
 /**
- * The enabled endpoint with this id, or null. `fresh` reads the database; otherwise an endpoint seen in the last few
- * minutes is answered from memory, saving a round trip per batch. That is safe because a delivery's INSERT checks
- * the endpoint again (enabled, same `state`) and the caller looks it up afresh when that check fails.
+ * The endpoint with this id, enabled or not, or null when there is none. `fresh` reads the database; otherwise an
+ * enabled endpoint seen in the last few minutes is answered from memory, saving a round trip per batch. That is safe
+ * because a delivery's INSERT checks the endpoint again (enabled, same `state`) and the caller looks it up afresh when
+ * that check fails. A disabled endpoint is read every time (so enabling it takes effect at once).
  */
 export async function ingestEndpoint(id: string, { fresh }: { fresh: boolean }): Promise<IngestEndpoint | null> {
   const { known, lookups } = directory();
@@ -101,7 +109,7 @@ export async function ingestEndpoint(id: string, { fresh }: { fresh: boolean }):
   if (entry && entry.until > now) return entry.endpoint;
   const endpoint = await lookups.submit(id);
   known.delete(id);
-  if (!endpoint?.enabled) return null;
+  if (!endpoint?.enabled) return endpoint;
   if (known.size >= KNOWN_ENDPOINTS_MAX) known.delete(known.keys().next().value!);
   known.set(id, { endpoint, until: now + KNOWN_ENDPOINT_TTL_MS });
   return endpoint;

@@ -91,7 +91,7 @@ describe("an endpoint's retention", () => {
     expect(keepAll.effectiveRetention).toEqual({ ...KEEP_ALL, source: "endpoint" });
 
     // Stored with both members written, which is what the deletion job reads.
-    const row = await db().webhookEndpoint.findUniqueOrThrow({
+    const row = await db().webhookEndpoint.findFirstOrThrow({
       where: { id: endpoint.id },
       select: { retention: true },
     });

@@ -300,6 +300,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/operator/unknown-endpoint-requests": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Ingest requests for endpoint ids that exist nowhere
+     * @description Operators only. Counted, never stored, by the server instance that answers this request, since it started (each instance counts its own: add them up behind a load balancer). A steady count means senders still use deleted endpoints, or someone is guessing ids.
+     */
+    get: operations["getUnknownEndpointRequests"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/data/svc/companies/domain-emails": {
     parameters: {
       query?: never;
@@ -550,6 +570,26 @@ export interface paths {
      * @description Change any of `name`, `description`, `enabled`, `signing`, `eventTypeSource`, `retention`; `signing: null` stops checking signatures, `eventTypeSource: null` leaves event types to the built-in senders' places (deliveries already stored keep theirs), `retention: null` returns to the workspace's `deliveryRetention`. A disabled endpoint answers 404 to senders. An API key needs the `endpoints:admin` scope.
      */
     patch: operations["updateWebhookEndpoint"];
+    trace?: never;
+  };
+  "/v1/webhook-endpoints/{id}/rejections": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an endpoint's refused ingest requests
+     * @description The ingest requests this endpoint refused, newest first, paged with `cursor`: the last 100 recorded (each new one replaces the oldest). Under a flood of refusals only a few a second are recorded per server instance; the others are counted in `notRecordedCount` (within a second or so). Requests for ids that are no endpoint's are not recorded. An API key needs the `inbox:read` scope.
+     */
+    get: operations["listWebhookRejections"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   "/webhooks/ingest/{hookId}": {
@@ -1347,6 +1387,43 @@ export interface components {
       createdAt: string;
       /** Format: date-time */
       updatedAt: string;
+    };
+    RejectedRequest: {
+      /** @description Refused request id (`rej_…`). */
+      id: string;
+      endpointId: string;
+      /**
+       * Format: date-time
+       * @description When it was refused, ISO 8601 UTC with milliseconds.
+       */
+      createdAt: string;
+      /** @description The HTTP status the sender was answered with. */
+      status: number;
+      /**
+       * @description `invalid_signature` (401, the endpoint rejects invalid signatures), `endpoint_disabled` (404), `method_not_allowed` (405), `body_too_slow` (408, slower than the minimum rate), `payload_too_large` (413), `rate_limited` (429).
+       * @enum {string}
+       */
+      reason:
+        | "invalid_signature"
+        | "endpoint_disabled"
+        | "method_not_allowed"
+        | "body_too_slow"
+        | "payload_too_large"
+        | "rate_limited";
+      /** @description The error message the sender was answered with. */
+      message: string;
+      method: string;
+      /** @description Query string of the request, without `?`. */
+      query: string;
+      /** @description Request headers as a delivery keeps them: lower-cased names, values as received. */
+      headers: {
+        [key: string]: string;
+      };
+      sourceIp: string;
+      /** @description The first 4096 bytes of what was read of the body before the refusal, base64-encoded; null when none was read (a body is never read just to record it: 404, 405 and 429 come before it, a declared size over the limit is refused unread). */
+      bodyPreview: string | null;
+      /** @description How many bytes of the body were read before the refusal. */
+      bodyBytesRead: number;
     };
     IngestAcknowledgement: {
       /** @constant */
@@ -4094,6 +4171,132 @@ export interface operations {
       };
     };
   };
+  getUnknownEndpointRequests: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              /** @description Ingest requests answered 404 because no endpoint has the id. */
+              count: number;
+              /**
+               * Format: date-time
+               * @description When this instance started counting.
+               */
+              since: string;
+            };
+          };
+        };
+      };
+      /** @description `validation_error`: the request is not well-formed HTTP, or its target is not a path (refused by the HTTP server). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `not_found`: No such resource in this workspace (for a dashboard session: no such workspace of the user's). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `method_not_allowed`: The path does not accept this method. */
+      405: {
+        headers: {
+          /** @description The methods the path accepts. */
+          Allow: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds until the next window. */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `internal`: Unexpected server error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `service_unavailable`: The service cannot reach its database; retry shortly. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
   companies_domain_emails: {
     parameters: {
       query?: never;
@@ -6328,6 +6531,139 @@ export interface operations {
       };
       /** @description `unsupported_media_type`: The request body is not JSON. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `rate_limited`: Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          /** @description Seconds until the next window. */
+          "Retry-After": number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_header_fields_too_large`: the URL and headers are over Node's 16 KiB limit: refused by the HTTP server. */
+      431: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `internal`: Unexpected server error. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `service_unavailable`: The service cannot reach its database; retry shortly. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listWebhookRejections: {
+    parameters: {
+      query?: {
+        /** @description Page size, 1–100 (default 50). */
+        limit?: number;
+        /** @description `nextCursor` of the previous page. Opaque. */
+        cursor?: string;
+      };
+      header?: never;
+      path: {
+        /** @description Webhook endpoint id (`we_…`). */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              rejections: components["schemas"]["RejectedRequest"][];
+              nextCursor: string | null;
+              /** @description Refused requests recorded since the endpoint was made (the last 100 are kept). */
+              recordedCount: number;
+              /** @description Refused requests only counted, not recorded, because they came faster than sampling keeps. */
+              notRecordedCount: number;
+            };
+          };
+        };
+      };
+      /** @description `validation_error`: The request is invalid (or its path is not percent-encoded UTF-8); `error.details` names each bad field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `unauthorized`: Missing, malformed, unknown or revoked API key. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `forbidden`: The key may not perform this operation. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `not_found`: No such resource in this workspace (for a dashboard session: no such workspace of the user's). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `method_not_allowed`: The path does not accept this method. */
+      405: {
+        headers: {
+          /** @description The methods the path accepts. */
+          Allow: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description `request_timeout`: the request did not arrive in time (`HTTP_HEADERS_TIMEOUT_MS`, `HTTP_REQUEST_TIMEOUT_MS`, or a webhook body below `INGEST_MIN_BYTES_PER_SECOND`): refused by the HTTP server. */
+      408: {
         headers: {
           [name: string]: unknown;
         };

@@ -7,6 +7,7 @@ import type { Contract } from "@/lib/contracts/contract";
 import { WORKSPACE_HEADER } from "@/lib/contracts/dashboard-headers";
 import { contracts } from "@/lib/contracts/index";
 import { db } from "@/lib/db/client";
+import { eventually } from "@/test/forward-receiver";
 import { startApp, type RunningApp } from "@/test/app-server";
 import { closedPort } from "@/test/enrichment-harness";
 import { errorOf, readResponse } from "@/test/http-api";
@@ -91,7 +92,10 @@ interface WorkspaceA {
   /** A's owner and a member of A. */
   userIds: string[];
   invitationId: string;
-  cursors: Record<"endpoints" | "deliveries" | "companySearch" | "companyDiscover" | "peopleSearch", string>;
+  cursors: Record<
+    "endpoints" | "deliveries" | "rejections" | "companySearch" | "companyDiscover" | "peopleSearch",
+    string
+  >;
   /** Everything of A's that must never reach B. */
   markers: Set<string>;
 }
@@ -116,6 +120,7 @@ const SIGNING_SECRET = `a-signing-secret-${randomBytes(12).toString("hex")}`;
 const DESTINATION_URL = `https://a-destination-${tag}.example/in`;
 const DESTINATION_HEADER_MARKER = `a-destination-header-${tag}`;
 const ATTEMPT_MARKER = `a-attempt-${tag}`;
+const REJECTION_MARKER = `a-rejection-${tag}`;
 
 function secretPart(key: string): string {
   return key.replace(/^sbx_(live|test)_/, "");
@@ -227,11 +232,34 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
   const peopleSearch = await okJson<Paged>(
     send("POST", "/v1/data/svc/people/search", testAuth, { domain: "alpha.example", limit: 1 }),
   );
+  // Requests A's endpoints refused, recorded in the background: two GETs (405) on the first, a POST to the disabled one.
+  for (const [id, method, status] of [
+    [first.data.id, "GET", 405],
+    [first.data.id, "GET", 405],
+    [disabled.data.id, "POST", 404],
+  ] as const) {
+    const refused = await fetch(`${app.baseUrl}/webhooks/ingest/${id}?marker=${REJECTION_MARKER}`, {
+      method,
+      headers: { "x-a-marker": REJECTION_MARKER },
+    });
+    expect(refused.status).toBe(status);
+  }
+  const rejections = await eventually(async () => {
+    const rows = await db().webhookRejection.findMany({
+      where: { workspaceId: account.workspaceId },
+      select: { id: true },
+    });
+    return rows.length === 3 && rows;
+  });
+  const rejectionsPage = await okJson<Paged>(
+    send("GET", `/v1/webhook-endpoints/${first.data.id}/rejections?limit=1`, auth),
+  );
   const endpointsPage = await okJson<Paged>(send("GET", "/v1/webhook-endpoints?limit=1", auth));
   const deliveriesPage = await okJson<Paged>(send("GET", "/v1/webhook-endpoints/deliveries?limit=1", auth));
   const cursors = {
     endpoints: endpointsPage.data.nextCursor!,
     deliveries: deliveriesPage.data.nextCursor!,
+    rejections: rejectionsPage.data.nextCursor!,
     companySearch: companySearch.data.nextCursor!,
     companyDiscover: companyDiscover.data.nextCursor!,
     peopleSearch: peopleSearch.data.nextCursor!,
@@ -281,6 +309,8 @@ async function buildWorkspaceA(): Promise<WorkspaceA> {
     DESTINATION_URL,
     DESTINATION_HEADER_MARKER,
     ATTEMPT_MARKER,
+    REJECTION_MARKER,
+    ...rejections.map((row) => row.id),
     forward.id,
     attempt.id,
     PAYLOAD_MARKER,
@@ -933,6 +963,22 @@ const MATRIX: Record<string, MatrixEntry> = {
         })),
       ),
   },
+  listWebhookRejections: {
+    probes: () => [
+      ...a.endpointIds.map((id) => ({
+        what: `refused requests of A's endpoint ${id}`,
+        method: "GET",
+        path: `/v1/webhook-endpoints/${id}/rejections`,
+        expect: expectNotFound,
+      })),
+      {
+        what: "B's own endpoint's refused requests with A's cursor",
+        method: "GET",
+        path: `/v1/webhook-endpoints/${b.endpointId}/rejections?limit=1&cursor=${encodeURIComponent(a.cursors.rejections)}`,
+        expect: expectValidationOf("cursor"),
+      },
+    ],
+  },
   listDeliveryAttempts: {
     probes: () => [
       ...a.deliveryIds.map((id) => ({
@@ -1170,6 +1216,16 @@ const MATRIX: Record<string, MatrixEntry> = {
         method: "DELETE",
         path: `/v1/workspace/invitations/${a.invitationId}`,
         expect: forKeys403(expectNotFound),
+      },
+    ],
+  },
+  getUnknownEndpointRequests: {
+    probes: () => [
+      {
+        what: "the count of unknown endpoint ids",
+        method: "GET",
+        path: "/v1/operator/unknown-endpoint-requests",
+        expect: expectForbidden,
       },
     ],
   },

@@ -19,6 +19,7 @@ import { DestinationsSection } from "./destinations-section";
 import { EditDetailsForm, SigningSettingsForm } from "./endpoint-forms";
 import { EndpointRetentionForm } from "./endpoint-retention-form";
 import { EventTypeSourceForm } from "./event-type-source-form";
+import { RejectionsSection } from "./rejections-section";
 import styles from "./endpoints.module.css";
 
 type Panel = "details" | "signing" | "eventTypes" | "retention" | null;
@@ -244,6 +245,7 @@ export function EndpointCard({
       ) : null}
 
       <DestinationsSection endpointId={endpoint.id} endpointName={endpoint.name} />
+      <RejectionsSection endpointId={endpoint.id} endpointName={endpoint.name} />
 
       <ConfirmDialog
         open={confirmingDelete}

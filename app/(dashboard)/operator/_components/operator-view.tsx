@@ -5,8 +5,9 @@ import { InvitationLinkDialog, type CreatedInvitation } from "@/app/(dashboard)/
 import ui from "@/app/(dashboard)/_components/ui.module.css";
 import { useCurrentUser } from "@/app/(dashboard)/_hooks/use-current-user";
 import { useFocusRescue } from "@/app/(dashboard)/_hooks/use-focus-rescue";
+import { formatCount, formatDateTime } from "@/app/(dashboard)/_lib/display-format";
 import { errorMessage } from "@/app/(dashboard)/_lib/form-errors";
-import { useOperatorWorkspaces, type OperatorWorkspace } from "../_hooks/use-operator";
+import { useOperatorWorkspaces, useUnknownEndpointRequests, type OperatorWorkspace } from "../_hooks/use-operator";
 import { AddFundsDialog } from "./add-funds-dialog";
 import { SignUpInvitations } from "./sign-up-invitations";
 import styles from "./operator.module.css";
@@ -82,6 +83,32 @@ function WorkspacesSection({ onAddFunds }: { onAddFunds: (workspace: OperatorWor
   );
 }
 
+/** Requests for endpoint ids that exist nowhere: counted, not stored (lib/inbox/rejection-log.ts). */
+function UnknownEndpointsSection() {
+  const counted = useUnknownEndpointRequests();
+  return (
+    <section className={ui.card} aria-labelledby="unknown-endpoints-title">
+      <h2 id="unknown-endpoints-title" className={ui.sectionTitle}>
+        Ingest for unknown endpoints
+      </h2>
+      {counted.data ? (
+        <p>
+          {formatCount(counted.data.count)} {counted.data.count === 1 ? "request" : "requests"} for endpoint ids that
+          exist nowhere since {formatDateTime(counted.data.since)}, counted by the server instance that answered this
+          page (each instance counts its own). A steady count means senders still use deleted endpoints, or someone is
+          guessing ids.
+        </p>
+      ) : counted.isPending ? (
+        <p className={ui.muted}>Loading…</p>
+      ) : (
+        <p role="alert" className={ui.alert}>
+          Could not load the count: {errorMessage(counted.error)}
+        </p>
+      )}
+    </section>
+  );
+}
+
 export function OperatorView() {
   const me = useCurrentUser();
   const title = useRef<HTMLHeadingElement>(null);
@@ -129,6 +156,7 @@ export function OperatorView() {
       ) : (
         <>
           <WorkspacesSection onAddFunds={setCrediting} />
+          <UnknownEndpointsSection />
           <section className={ui.card} aria-labelledby="sign-up-invitations-title">
             <h2 id="sign-up-invitations-title" className={ui.sectionTitle}>
               Sign-up invitations

@@ -8,6 +8,7 @@ import { queryKeys } from "@/lib/client/query-keys";
 import {
   createSignUpInvitationContract,
   creditWorkspaceContract,
+  getUnknownEndpointRequestsContract,
   listOperatorWorkspacesContract,
   listSignUpInvitationsContract,
   revokeSignUpInvitationContract,
@@ -27,6 +28,17 @@ export function useOperatorWorkspaces(search: string) {
     // While a new search loads, the last answer stays on screen.
     placeholderData: keepPreviousData,
     // Balances move with every live call on the server: show them as they are whenever the page opens.
+    refetchOnMount: "always",
+    enabled: workspaceId !== undefined,
+  });
+}
+
+/** Ingest requests for endpoint ids that exist nowhere, counted by the instance that answers, since it started. */
+export function useUnknownEndpointRequests() {
+  const workspaceId = useWorkspaceId();
+  return useQuery({
+    queryKey: queryKeys.operator.unknownEndpointRequests(),
+    queryFn: async () => (await dashboardClient().call(getUnknownEndpointRequestsContract, {})).data,
     refetchOnMount: "always",
     enabled: workspaceId !== undefined,
   });
