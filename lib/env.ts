@@ -95,8 +95,12 @@ const envSchema = z.object({
   /** Slow or idle clients (slow-loris): time to send all request headers, and the whole request (headers + body). */
   HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(15_000),
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
-  /** How long an idle keep-alive connection stays open after a response (behind a load balancer: above its idle timeout). */
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+  /**
+   * How long an idle keep-alive connection stays open after a response. Above the common load balancers' idle timeout
+   * (60 s), and well above clients' own (undici 4 s), so the client or balancer closes an idle connection first: with
+   * Node's 5 s the server closed connections clients were just reusing, and their requests failed mid-send.
+   */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(65_000),
   /**
    * Slow webhook bodies: over every INGEST_BODY_RATE_GRACE_MS while a body is read, at least this many bytes a second
    * must arrive on average, else the sender is cut with a 408; 0 turns it off.

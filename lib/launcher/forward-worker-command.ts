@@ -16,15 +16,14 @@ async function main(): Promise<void> {
   const env = parseEnv(process.env);
   if (!env.DATABASE_URL) throw new Error("DATABASE_URL must name the app's database.");
   await migrateDatabase(env.DATABASE_URL);
+  // Beside `next start` this is the one long-running process: it also keeps the deliveries table's day partitions and
+  // retention (lib/inbox/delivery-maintenance.ts), this week's partitions made before anything is forwarded.
+  const stopMaintenance = await startDeliveryMaintenance(dbPool(), (message) => console.info(`[signalbox] ${message}`));
   const worker = await startForwardWorker({
     connectionString: env.DATABASE_URL,
     concurrency: env.FORWARD_CONCURRENCY,
     sender: forwardClientFromEnv(),
   });
-  // Beside `next start` this is the one long-running process: it also keeps the deliveries table's day partitions and
-  // retention (lib/inbox/delivery-maintenance.ts).
-  const stopMaintenance = await startDeliveryMaintenance(dbPool(), (message) => console.info(`[signalbox] ${message}`));
-  console.info(`[signalbox] Forwarding worker running (${env.FORWARD_CONCURRENCY} attempts at a time).`);
   const stop = () => {
     console.info("[signalbox] Stopping the forwarding worker…");
     setTimeout(() => process.exit(1), 60_000).unref();
@@ -32,6 +31,7 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  console.info(`[signalbox] Forwarding worker running (${env.FORWARD_CONCURRENCY} attempts at a time).`);
 }
 
 main().catch((error: unknown) => {
