@@ -59,4 +59,11 @@ export const TENANT_STATEMENT_EXCEPTIONS: TenantStatementException[] = [
       "Another workspace's paid answer is a source like a provider (lib/billing/answer-cache.ts): it reads every " +
       "workspace's answers for one input, every shard when sharded.",
   },
+  {
+    matches:
+      /^SELECT e\.workspace_id, e\.id, coalesce\(e\.retention, w\.delivery_retention\) AS policy FROM webhook_endpoints e JOIN workspaces w ON w\.id = e\.workspace_id$/,
+    reason:
+      "The deliveries' upkeep reads every endpoint's retention once a pass (lib/inbox/delivery-retention.ts): a " +
+      "background sweep over all workspaces, every shard when sharded; the deletes it then runs name their workspace.",
+  },
 ];
