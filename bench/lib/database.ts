@@ -23,7 +23,8 @@ export async function startBenchDatabase(): Promise<BenchDatabase> {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   // Stopping mid-run (Ctrl-C) ends the server under idle connections; their errors are expected then.
   pool.on("error", () => {});
-  // A month of day partitions: the listing's million deliveries, received a second apart, span twelve of them.
+  // A month of day partitions rather than one for all the past: the listing's million deliveries, received a second
+  // apart, span twelve of them.
   await layOutPastDayPartitions(pool, 30);
   return {
     url,

@@ -1,4 +1,5 @@
 import { encodeCursor } from "@/lib/cursor";
+import { ensureDeliveryPartitions } from "@/lib/inbox/delivery-partitions";
 import type { LoadResult, SequenceRequest } from "../load";
 import { seedDeliveries } from "../lib/database";
 import type { BenchAccount } from "../lib/fixtures";
@@ -6,6 +7,7 @@ import { runLoad } from "../lib/processes";
 import { ms, ratio, type BenchContext, type Check, type ScenarioOutcome } from "../lib/report";
 
 const PAGE = 100;
+const DAY_MS = 86_400_000;
 /** The deep cursor starts a page this far into the listing. */
 const DEEP_FRACTION = 0.9;
 
@@ -58,6 +60,10 @@ export async function listingScenario(context: BenchContext, account: BenchAccou
   let stored = 0;
   for (const size of config.listing.sizes) {
     log(`listing: seeding deliveries ${stored + 1}..${size}`);
+    // The days they were received on get their partitions, as they would have had then (the bench database has a
+    // month of them, but the app's first upkeep pass dropped every empty one).
+    for (let day = anchor.getTime() - size * 1000; day < anchor.getTime() + DAY_MS; day += DAY_MS)
+      await ensureDeliveryPartitions(context.pool, new Date(day), 0);
     const seedStarted = performance.now();
     await seedDeliveries(context.pool, {
       workspaceId: account.workspaceId,
