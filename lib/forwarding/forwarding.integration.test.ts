@@ -207,7 +207,8 @@ describe("forwarding", { timeout: 60_000 }, () => {
       await eventually(async () => (await forwardsOf(deliveryId)).every((forward) => forward.status === "succeeded"));
       // The acknowledgement follows the last success's commit, in a statement of its own.
       await eventually(
-        async () => (await db().webhookDelivery.findFirstOrThrow({ where: { id: deliveryId } })).acknowledgedAt !== null,
+        async () =>
+          (await db().webhookDelivery.findFirstOrThrow({ where: { id: deliveryId } })).acknowledgedAt !== null,
       );
     } finally {
       await other.close();
