@@ -97,8 +97,9 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /**
    * How long an idle keep-alive connection stays open after a response. Above the common load balancers' idle timeout
-   * (60 s), and well above clients' own (undici 4 s), so the client or balancer closes an idle connection first: with
-   * Node's 5 s the server closed connections clients were just reusing, and their requests failed mid-send.
+   * (60 s), and well above clients' own (Node's HTTP client keeps 4 s), so the client or balancer closes an idle
+   * connection first: with Node's 5 s the server closed connections clients were just reusing, and their requests
+   * failed mid-send.
    */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(65_000),
   /**

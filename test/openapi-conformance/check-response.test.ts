@@ -15,7 +15,7 @@ function answer(method: string, target: string, status: number, body: unknown, h
 const workspace = {
   success: true,
   data: {
-    workspace: { id: "ws_1", name: "Acme", createdAt: "2026-01-01T00:00:00.000Z" },
+    workspace: { id: "ws_1", name: "Acme", createdAt: "2026-01-01T00:00:00.000Z", deliveryRetention: null },
     apiKey: { id: "key_1", mode: "live" },
     balances: {
       subscriptionAllowanceCents: 0,
