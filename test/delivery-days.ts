@@ -1,7 +1,5 @@
 import type pg from "pg";
-import { ensureDeliveryPartitions } from "@/lib/inbox/delivery-partitions";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS, ensureDeliveryPartitions } from "@/lib/inbox/delivery-partitions";
 
 /**
  * Lays out the deliveries table as a deployment that has run for `days` days has it: one partition per past day. The

@@ -1,5 +1,5 @@
 import { encodeCursor } from "@/lib/cursor";
-import { ensureDeliveryPartitions } from "@/lib/inbox/delivery-partitions";
+import { DAY_MS, ensureDeliveryPartitions } from "@/lib/inbox/delivery-partitions";
 import type { LoadResult, SequenceRequest } from "../load";
 import { seedDeliveries } from "../lib/database";
 import type { BenchAccount } from "../lib/fixtures";
@@ -7,7 +7,6 @@ import { runLoad } from "../lib/processes";
 import { ms, ratio, type BenchContext, type Check, type ScenarioOutcome } from "../lib/report";
 
 const PAGE = 100;
-const DAY_MS = 86_400_000;
 /** The deep cursor starts a page this far into the listing. */
 const DEEP_FRACTION = 0.9;
 

@@ -1,11 +1,9 @@
 import { createWebhookEndpoint } from "@/lib/inbox/webhook-endpoints";
-import { ensureDeliveryPartitions } from "@/lib/inbox/delivery-partitions";
+import { DAY_MS, deliveryPartitionName, ensureDeliveryPartitions } from "@/lib/inbox/delivery-partitions";
 import { expireDeliveries } from "@/lib/inbox/delivery-retention";
 import { seedDeliveries } from "../lib/database";
 import type { BenchAccount } from "../lib/fixtures";
 import { ms, ratio, type BenchContext, type ScenarioOutcome } from "../lib/report";
-
-const DAY_MS = 86_400_000;
 
 /**
  * Expiring a day of deliveries (issue #22): a day whose every delivery is past its endpoint's `allDays` is dropped as
@@ -56,7 +54,7 @@ export async function retentionScenario(context: BenchContext, account: BenchAcc
   log(`retention: day dropped in ${ms(dropped.ms)} (${dropped.partitionsDropped.join(", ")})`);
   const deleted = await timed(new Date(rowsDay.getTime() + 2 * DAY_MS));
   log(`retention: ${deleted.rowsDeleted} deliveries deleted by row in ${ms(deleted.ms)}`);
-  const dropDayName = `webhook_deliveries_p${dropDay.toISOString().slice(0, 10).replaceAll("-", "")}`;
+  const dropDayName = deliveryPartitionName(dropDay);
   if (!dropped.partitionsDropped.includes(dropDayName) || dropped.rowsDeleted !== 0 || deleted.rowsDeleted !== perDay)
     throw new Error(`Expected one dropped day and ${perDay} rows deleted; got ${JSON.stringify({ dropped, deleted })}`);
 

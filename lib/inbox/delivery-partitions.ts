@@ -8,7 +8,8 @@ import type pg from "pg";
  */
 
 const PARENT = "webhook_deliveries";
-const DAY_MS = 86_400_000;
+/** A UTC day, the span of one partition. */
+export const DAY_MS = 86_400_000;
 
 /** One partition and the receipt times it holds, [from, to); null ends are open. */
 export interface DeliveryPartition {
@@ -18,9 +19,10 @@ export interface DeliveryPartition {
 }
 
 /** Waits at most this long for a lock on the deliveries table, so ingest never queues behind maintenance for longer. */
-export const MAINTENANCE_LOCK_TIMEOUT = "500ms";
+const MAINTENANCE_LOCK_TIMEOUT = "500ms";
 
-const partitionName = (day: Date) => `${PARENT}_p${day.toISOString().slice(0, 10).replaceAll("-", "")}`;
+/** The name of the partition of the UTC day that starts at `day`. */
+export const deliveryPartitionName = (day: Date) => `${PARENT}_p${day.toISOString().slice(0, 10).replaceAll("-", "")}`;
 const startOfUtcDay = (at: Date) => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
 
 function parseBound(text: string): Date | null {
@@ -64,7 +66,7 @@ export async function ensureDeliveryPartitions(pool: pg.Pool, now: Date, daysAhe
     const day = new Date(today.getTime() + offset * DAY_MS);
     if (covered(day)) continue;
     const next = new Date(day.getTime() + DAY_MS);
-    const name = partitionName(day);
+    const name = deliveryPartitionName(day);
     const client = await pool.connect();
     try {
       await client.query("BEGIN");

@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace } from "@/lib/auth/workspaces";
 import { dbPool } from "@/lib/db/client";
-import { ensureDeliveryPartitions, listDeliveryPartitions } from "./delivery-partitions";
+import {
+  DAY_MS as DAY,
+  deliveryPartitionName as dayName,
+  ensureDeliveryPartitions,
+  listDeliveryPartitions,
+} from "./delivery-partitions";
 import { runDeliveryMaintenance } from "./delivery-maintenance";
 import { expireDeliveries } from "./delivery-retention";
 import { ingestDelivery } from "./ingest-delivery";
@@ -14,7 +19,6 @@ import { createWebhookEndpoint } from "./webhook-endpoints";
 // cannot cover. The table is laid out with two months of past days; each test writes into a past day of its own and
 // expires at a chosen "now" that is still in the past.
 
-const DAY = 86_400_000;
 const pool = () => dbPool();
 const startOfDay = (ms: number) => Math.floor(ms / DAY) * DAY;
 /**
@@ -73,7 +77,6 @@ const stored = async (ids: string[]) =>
   ).rows.map((row) => row.id);
 
 const partitionNames = async () => (await listDeliveryPartitions(pool())).map((partition) => partition.name);
-const dayName = (day: Date) => `webhook_deliveries_p${day.toISOString().slice(0, 10).replaceAll("-", "")}`;
 
 describe("day partitions", () => {
   it("are made a week ahead, once, whoever asks and however many ask at once", async () => {

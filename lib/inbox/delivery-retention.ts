@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { dropDeliveryPartition, listDeliveryPartitions, type DeliveryPartition } from "./delivery-partitions";
+import { DAY_MS, dropDeliveryPartition, listDeliveryPartitions, type DeliveryPartition } from "./delivery-partitions";
 
 /*
  * Expires deliveries past their endpoint's retention (issue #22): `coalesce(endpoint.retention,
@@ -12,7 +12,6 @@ import { dropDeliveryPartition, listDeliveryPartitions, type DeliveryPartition }
  * their attempts) go with it.
  */
 
-const DAY_MS = 86_400_000;
 /** Rows deleted per statement: short transactions, so vacuum and replicas keep up. */
 const DELETE_BATCH = 1_000;
 
