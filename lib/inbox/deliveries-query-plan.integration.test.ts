@@ -44,12 +44,21 @@ function addScans(a: PlanNode, b: PlanNode): PlanNode {
   };
 }
 
+/** A scan (with what it feeds on) that neither returned nor filtered out a row: one of an empty day's partition. */
+function readsNothing(plan: PlanNode): boolean {
+  return nodes(plan).every((node) => node["Actual Rows"] === 0 && !node["Rows Removed by Filter"]);
+}
+
 /**
  * The plan as if the table were one: index names are the partitioned indexes', and an Append or Merge Append of the
  * same scan over each day's partition is that one scan, its rows the sum. A page then reads what it read before.
+ * Scans of partitions that read nothing are left out: the planner may pick any shape for an empty day, a sequential
+ * scan of no pages included, and it costs nothing.
  */
 function asOneTable(plan: PlanNode): PlanNode {
-  const children = plan.Plans?.map(asOneTable);
+  const isAppend = plan["Node Type"] === "Append" || plan["Node Type"] === "Merge Append";
+  const read = isAppend ? plan.Plans?.filter((child) => !readsNothing(child)) : plan.Plans;
+  const children = (read?.length ? read : plan.Plans?.slice(0, 1))?.map(asOneTable);
   const node: PlanNode = {
     ...plan,
     "Index Name": plan["Index Name"] && (parentIndex.get(plan["Index Name"]) ?? plan["Index Name"]),
@@ -58,7 +67,7 @@ function asOneTable(plan: PlanNode): PlanNode {
   const shape = (scan: PlanNode): string =>
     `${scan["Node Type"]}:${scan["Index Name"] ?? ""}(${(scan.Plans ?? []).map(shape).join(",")})`;
   const partitionScans =
-    (node["Node Type"] === "Append" || node["Node Type"] === "Merge Append") &&
+    isAppend &&
     children?.length &&
     children.every((child) => /Scan$/.test(child["Node Type"]) && shape(child) === shape(children[0]!));
   return partitionScans ? children!.reduce(addScans) : node;
