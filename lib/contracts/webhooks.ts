@@ -66,13 +66,15 @@ export const deliveryId = z
   .min(1)
   .max(100)
   .meta({ description: "Delivery id (a UUID).", example: "0b7c6f0e-6a5e-4a0e-9a8e-3d2b1c0f9e8d" });
+/** The most items a page of a listing holds. */
+export const MAX_PAGE_LIMIT = 100;
 export const pageLimit = z.coerce
-  .number({ error: "must be a whole number from 1 to 100" })
-  .int({ error: "must be a whole number from 1 to 100" })
+  .number({ error: `must be a whole number from 1 to ${MAX_PAGE_LIMIT}` })
+  .int({ error: `must be a whole number from 1 to ${MAX_PAGE_LIMIT}` })
   .min(1, { error: "must be at least 1" })
-  .max(100, { error: "must be at most 100" })
+  .max(MAX_PAGE_LIMIT, { error: `must be at most ${MAX_PAGE_LIMIT}` })
   .default(50)
-  .meta({ description: "Page size, 1–100 (default 50)." });
+  .meta({ description: `Page size, 1–${MAX_PAGE_LIMIT} (default 50).` });
 // A cursor carries the scope it is bound to: every listing filter at once (content filters as digests) fits.
 export const cursor = z
   .string()

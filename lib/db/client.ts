@@ -18,7 +18,7 @@ const UNANSWERED_GRACE_MS = 1_000;
 
 /**
  * The Prisma client and the node-postgres pool under it. One pool per process; its size is a deliberate choice
- * (DATABASE_POOL_SIZE), not pg's default. The pool is exposed for the ingest hot path only (see `dbPool`).
+ * (DATABASE_POOL_SIZE), not pg's default. The pool is exposed for the hot paths only (see `dbPool`).
  *
  * Nothing waits on the database without limit: getting a connection (a new one, or a turn in a full pool) gives up
  * after DATABASE_CONNECT_TIMEOUT_MS; the server cancels a statement that runs past DATABASE_STATEMENT_TIMEOUT_MS; and
@@ -75,9 +75,10 @@ export function db(): Database {
 }
 
 /**
- * The node-postgres pool under `db()`, for the ingest hot path: Prisma's raw queries send each bytea parameter as
- * base64 inside JSON and decode it again, which for a batch of webhook bodies costs more CPU and memory than the
- * write itself. Same connections, same limits; everything else goes through Prisma.
+ * The node-postgres pool under `db()`, for the hot paths: ingest, where Prisma's raw queries send each bytea parameter
+ * as base64 inside JSON and decode it again (for a batch of webhook bodies that costs more CPU and memory than the
+ * write itself), and delivery pages, which are named statements so that a connection keeps their plan (Prisma sends
+ * every statement unnamed, planned anew). Same connections, same limits; everything else goes through Prisma.
  */
 export function dbPool(): pg.Pool {
   return clients().pool;

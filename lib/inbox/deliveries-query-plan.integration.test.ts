@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace } from "@/lib/auth/workspaces";
-import { db } from "@/lib/db/client";
+import { db, dbPool } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import { deliveryPageQuery, type ListDeliveriesOptions } from "./deliveries";
+import { deliveryPageStatement, type ListDeliveriesOptions } from "./deliveries";
 import { deliveryEventTypesQuery } from "./delivery-event-types";
 
 // A page must cost the same at 10 rows and at 10 million: every listing shape is an ordered index range scan that
@@ -77,15 +77,45 @@ let workspaceId: string;
 let endpointId: string;
 let middle: { createdAt: Date; id: string };
 
-async function explain(
-  options: Omit<ListDeliveriesOptions, "workspaceId" | "limit" | "order"> & { order?: "asc" | "desc" },
-  after: typeof middle | null,
-) {
-  const query = deliveryPageQuery({ workspaceId, limit: LIMIT, order: "desc", ...options }, after);
-  const [row] = await db().$queryRaw<{ "QUERY PLAN": [{ Plan: PlanNode }] }[]>(
-    Prisma.sql`EXPLAIN (ANALYZE, FORMAT JSON) ${query}`,
-  );
-  return nodes(asOneTable(row!["QUERY PLAN"][0].Plan));
+/**
+ * How PostgreSQL plans the page: "custom", planned for the values bound (as an unnamed statement is); "generic", the
+ * plan a named statement keeps once PostgreSQL finds it no costlier (see `deliveryPageStatement`), forced here.
+ */
+type Planning = "custom" | "generic";
+
+type PageOptions = Omit<ListDeliveriesOptions, "workspaceId" | "limit" | "order"> & { order?: "asc" | "desc" };
+
+async function explain(options: PageOptions, after: typeof middle | null, planning: Planning = "custom") {
+  const { text, values = [] } = deliveryPageStatement({ workspaceId, limit: LIMIT, order: "desc", ...options }, after);
+  const client = await dbPool().connect();
+  try {
+    let answer: { "QUERY PLAN": [{ Plan: PlanNode }] }[];
+    if (planning === "custom") {
+      answer = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values)).rows;
+    } else {
+      // EXECUTE takes its values as expressions: literals, which it binds to the prepared statement's parameters.
+      const literals = values.map((value) =>
+        client.escapeLiteral(value instanceof Date ? value.toISOString() : String(value)),
+      );
+      await client.query("SET plan_cache_mode = force_generic_plan");
+      await client.query(`PREPARE generic_page AS ${text}`);
+      try {
+        const explained = `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE generic_page(${literals.join(", ")})`;
+        answer = (await client.query(explained)).rows;
+      } finally {
+        await client.query("DEALLOCATE generic_page; RESET plan_cache_mode");
+      }
+    }
+    return nodes(asOneTable(answer[0]!["QUERY PLAN"][0].Plan));
+  } finally {
+    client.release();
+  }
+}
+
+/** The plannings a page's statement gets: a generic plan too when it is named. */
+function plannings(options: PageOptions): Planning[] {
+  const named = deliveryPageStatement({ workspaceId, limit: LIMIT, order: "desc", ...options }, null).name;
+  return named ? ["custom", "generic"] : ["custom"];
 }
 
 beforeAll(async () => {
@@ -144,8 +174,8 @@ describe("delivery pages use an index range scan at any depth", () => {
     ["one event type, a window", { ...WINDOW, eventType: "issues.opened" }],
     ["one event type, a window, oldest first", { ...WINDOW, eventType: "invoice.paid", order: "asc" as const }],
   ])("%s: first page and a deep cursor read only the rows they return", async (_name, filters) => {
-    for (const after of [null, middle]) {
-      const plan = await explain(filters, after);
+    for (const [after, planning] of [null, middle].flatMap((at) => plannings(filters).map((p) => [at, p] as const))) {
+      const plan = await explain(filters, after, planning);
       const types = plan.map((node) => node["Node Type"]);
       expect(types, JSON.stringify(types)).not.toContain("Seq Scan");
       expect(types).not.toContain("Sort");
@@ -278,5 +308,42 @@ describe("the event types received are listed by a skip scan", () => {
       0,
     );
     expect(read).toBeLessThanOrEqual("endpointId" in filter ? 201 * 10 : 201);
+  });
+});
+
+describe("a page's named statement keeps a generic plan", () => {
+  // PostgreSQL plans a named statement for its values five times, then keeps the generic plan when it costs no more:
+  // runs six to eight must be generic, or every page pays for planning over every day's partition.
+  it.each([
+    ["the workspace", {}],
+    ["pending only, oldest first", { unacknowledged: true, order: "asc" as const }],
+    ["acknowledged only", { unacknowledged: false }],
+    ["without payloads", { withPayload: false }],
+  ])("%s: first page and a deep cursor", async (_name, filters) => {
+    const client = await dbPool().connect();
+    try {
+      for (const after of [null, middle]) {
+        const statement = deliveryPageStatement({ workspaceId, limit: 20, order: "desc", ...filters }, after);
+        expect(statement.name).toBeDefined();
+        for (let run = 0; run < 8; run += 1) await client.query(statement);
+        const { rows } = await client.query<{ generic_plans: string }>(
+          "SELECT generic_plans FROM pg_prepared_statements WHERE name = $1",
+          [statement.name],
+        );
+        expect(Number(rows[0]?.generic_plans)).toBeGreaterThanOrEqual(3);
+      }
+    } finally {
+      client.release();
+    }
+  });
+
+  // Planned generically, these pick another index or sort on this very data.
+  it.each([
+    ["one endpoint", { endpointId: "we_planA" }],
+    ["a window", { since: WINDOW.since }],
+    ["an event type", { eventType: "push" }],
+    ["content", { q: "x" }],
+  ])("%s: planned for its values, so not named", (_name, filters) => {
+    expect(deliveryPageStatement({ workspaceId, limit: 20, order: "desc", ...filters }, null).name).toBeUndefined();
   });
 });
