@@ -80,4 +80,16 @@ describe("the batch INSERT of deliveries", () => {
     const { rows: found } = await dbPool().query("SELECT 1 FROM webhook_deliveries WHERE id = $1::uuid", [stale.id]);
     expect(found).toHaveLength(0);
   });
+
+  it("skips such a row with a sender's message id too, leaving the id unclaimed", async () => {
+    const stale = { ...rowOf('{"stale":true}', "msg-stale"), endpointState: "0".repeat(32) };
+    const { rowCount } = await insert([rowOf('{"a":1}', "msg-a"), stale]);
+    expect(rowCount).toBe(1);
+    const { rows: claims } = await dbPool().query<{ dedup_key: string }>(
+      "SELECT dedup_key FROM delivery_dedup_claims WHERE dedup_key IN ('msg-a', 'msg-stale')",
+    );
+    expect(claims).toEqual([{ dedup_key: "msg-a" }]);
+    const retried = await insert([{ ...stale, id: randomUUID(), endpointState: rowOf("{}").endpointState }]);
+    expect(retried.rowCount).toBe(1);
+  });
 });

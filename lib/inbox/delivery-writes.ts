@@ -64,8 +64,9 @@ const INSERT_DELIVERIES = `
                unnest($4::text[]) AS endpoint_state, unnest($5::bytea[]) AS raw_body, unnest($6::text[]) AS content_type,
                unnest($7::jsonb[]) AS headers, unnest($8::text[]) AS source_ip, unnest($9::text[]) AS query,
                unnest($10::text[]) AS dedup_key, unnest($11::jsonb[]) AS signature, unnest($12::text[]) AS event_type) AS r
-  WHERE ${ENDPOINT_IS_AS_SEEN("r")}
-    AND (r.dedup_key IS NULL OR r.id::uuid IN (SELECT delivery_id FROM claimed))`;
+  WHERE CASE WHEN r.dedup_key IS NULL THEN ${ENDPOINT_IS_AS_SEEN("r")}
+             -- The claim was taken only if the endpoint was as seen: not looked up twice.
+             ELSE r.id::uuid IN (SELECT delivery_id FROM claimed) END`;
 
 const INSERT = `WITH ${CLAIMED} ${INSERT_DELIVERIES}`;
 
