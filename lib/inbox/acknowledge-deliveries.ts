@@ -30,23 +30,25 @@ export async function acknowledgeDelivery(options: {
 }
 
 /**
- * The `locked` and `updated` CTEs that acknowledge the pending deliveries whose ids the CTE `idsFrom` lists. Rows are
- * locked in id order before the update: concurrent acknowledgements over overlapping rows then queue behind each other
- * instead of deadlocking (a join would lock them in whatever order its hash table yields). `updated` returns the ids
- * this statement acknowledged.
+ * The `locked` and `updated` CTEs that acknowledge the pending deliveries the CTE `chosen` lists by `id` and
+ * `created_at`. Rows are locked in id order before the update: concurrent acknowledgements over overlapping rows then
+ * queue behind each other instead of deadlocking (a join would lock them in whatever order its hash table yields).
+ * Each row is found by its whole key, receipt time included, so each lookup reads its own day's partition, not every
+ * day's. `updated` returns the ids this statement acknowledged.
  */
-export function lockAndAcknowledge(workspaceId: string, idsFrom: Prisma.Sql): Prisma.Sql {
+export function lockAndAcknowledge(workspaceId: string, chosen: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
     locked AS (
-      SELECT d.id FROM webhook_deliveries d
-      WHERE d.id IN (SELECT id FROM ${idsFrom}) AND d.workspace_id = ${workspaceId} AND d.acknowledged_at IS NULL
+      SELECT d.id, d.created_at FROM webhook_deliveries d
+      JOIN ${chosen} c ON d.id = c.id AND d.created_at = c.created_at
+      WHERE d.workspace_id = ${workspaceId} AND d.acknowledged_at IS NULL
       ORDER BY d.id
-      FOR UPDATE
+      FOR UPDATE OF d
     ),
     updated AS (
       UPDATE webhook_deliveries d SET acknowledged_at = now()
       FROM locked l
-      WHERE d.id = l.id AND d.acknowledged_at IS NULL
+      WHERE d.workspace_id = ${workspaceId} AND d.id = l.id AND d.created_at = l.created_at AND d.acknowledged_at IS NULL
       RETURNING d.id
     )`;
 }
@@ -67,13 +69,19 @@ export async function acknowledgeDeliveries(options: {
 }): Promise<BulkAcknowledgement> {
   const result: BulkAcknowledgement = { acknowledged: [], alreadyAcknowledged: [], notFound: [] };
   const candidates = options.ids.filter(isDeliveryId).map((id) => id.toLowerCase());
+  // The ids are looked up once, in every day's partition (an id does not tell its day): the rest goes by whole keys.
   const rows = await db().$queryRaw<{ id: string; acknowledged: boolean; found: boolean }[]>`
     WITH requested AS (SELECT DISTINCT unnest(${candidates}::uuid[]) AS id),
-    ${lockAndAcknowledge(options.workspaceId, Prisma.sql`requested`)}
-    SELECT r.id::text AS id, (u.id IS NOT NULL) AS acknowledged, (d.id IS NOT NULL) AS found
+    existing AS MATERIALIZED (
+      SELECT id, created_at, acknowledged_at FROM webhook_deliveries
+      WHERE workspace_id = ${options.workspaceId} AND id = ANY(${candidates}::uuid[])
+    ),
+    pending AS (SELECT id, created_at FROM existing WHERE acknowledged_at IS NULL),
+    ${lockAndAcknowledge(options.workspaceId, Prisma.sql`pending`)}
+    SELECT r.id::text AS id, (u.id IS NOT NULL) AS acknowledged, (e.id IS NOT NULL) AS found
     FROM requested r
     LEFT JOIN updated u ON u.id = r.id
-    LEFT JOIN webhook_deliveries d ON d.id = r.id AND d.workspace_id = ${options.workspaceId}`;
+    LEFT JOIN existing e ON e.id = r.id`;
   const outcome = new Map(rows.map((row) => [row.id, row]));
   for (const id of options.ids) {
     const row = outcome.get(id.toLowerCase());
