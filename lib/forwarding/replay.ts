@@ -119,7 +119,9 @@ export async function replayFilteredDeliveries(
           INSERT INTO delivery_forwards (workspace_id, delivery_id, destination_id, delivery_created_at, reason)
           SELECT ${options.workspaceId}, c.id, dst.id, c.created_at, 'replay'
           FROM chosen c
-          JOIN webhook_deliveries w ON w.workspace_id = ${options.workspaceId} AND w.id = c.id
+          -- By the whole key, receipt time included: one day's partition per delivery, not every day's.
+          JOIN webhook_deliveries w
+            ON w.workspace_id = ${options.workspaceId} AND w.id = c.id AND w.created_at = c.created_at
           ${replayTargets(options.workspaceId, Prisma.sql`w.webhook_endpoint_id`, options.destinationId)}
           ${TARGETS_LOCK}
           RETURNING delivery_id
