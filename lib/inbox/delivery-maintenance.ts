@@ -1,10 +1,11 @@
 import type pg from "pg";
 import { ensureDeliveryPartitions } from "./delivery-partitions";
 import { expireDeliveries, type ExpiryResult } from "./delivery-retention";
+import { foldEndpointDeliveryCounts } from "./endpoint-delivery-counts";
 
 /*
  * The deliveries table's upkeep, run by every instance (the launcher, and `npm run forward-worker` beside `next
- * start`): day partitions made a week ahead, expired deliveries removed. Several instances making the same day's
+ * start`): day partitions made a week ahead, expired deliveries removed, the endpoints' delivery counts folded. Several instances making the same day's
  * partition at once is harmless (the second finds it made). Instances take turns through a PostgreSQL
  * advisory lock, and one that finds it taken skips the pass, so any number can run it at once. A timer and a lock
  * rather than a job-queue schedule: it must run where no forwarding worker does, and a pass that is skipped or fails is
@@ -14,6 +15,7 @@ import { expireDeliveries, type ExpiryResult } from "./delivery-retention";
 /** Partitions are made this many days ahead: deliveries keep being stored through a week without a pass. */
 export const PARTITION_DAYS_AHEAD = 7;
 const PASS_INTERVAL_MS = 15 * 60_000;
+const COUNT_FOLD_INTERVAL_MS = 60_000;
 const LOCK_KEY = "signalbox.delivery_maintenance";
 
 export interface MaintenancePass extends ExpiryResult {
@@ -34,7 +36,9 @@ export async function runDeliveryMaintenance(pool: pg.Pool, at?: Date): Promise<
     if (!rows[0]?.taken) return null;
     try {
       const partitionsMade = await ensureDeliveryPartitions(pool, now, PARTITION_DAYS_AHEAD);
-      return { partitionsMade, ...(await expireDeliveries(pool, now)) };
+      const expired = await expireDeliveries(pool, now);
+      await foldEndpointDeliveryCounts(pool);
+      return { partitionsMade, ...expired };
     } finally {
       await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [LOCK_KEY]);
     }
@@ -73,8 +77,17 @@ export async function startDeliveryMaintenance(
   pass();
   const timer = setInterval(pass, PASS_INTERVAL_MS);
   timer.unref();
+  // Every ingest batch adds a row of counts per endpoint: folded each minute, an endpoint's read sums a minute's.
+  let folding: Promise<unknown> = Promise.resolve();
+  const foldTimer = setInterval(() => {
+    folding = foldEndpointDeliveryCounts(pool).catch((error: unknown) =>
+      log(`Folding the endpoints' delivery counts failed, retried in a minute: ${String(error)}`),
+    );
+  }, COUNT_FOLD_INTERVAL_MS);
+  foldTimer.unref();
   return async () => {
     clearInterval(timer);
-    await running;
+    clearInterval(foldTimer);
+    await Promise.all([running, folding]);
   };
 }

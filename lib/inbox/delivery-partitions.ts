@@ -97,8 +97,8 @@ export async function ensureDeliveryPartitions(pool: pg.Pool, now: Date, daysAhe
 }
 
 /**
- * Detaches and drops one partition, with what belonged to the deliveries it held (their dedup claims, and their
- * forwards, whose attempts follow by their key), in one transaction. Detaching
+ * Detaches and drops one partition, with what belonged to the deliveries it held (their dedup claims, their forwards,
+ * whose attempts follow by their key, and their share of their endpoints' counts), in one transaction. Detaching
  * needs a moment of exclusive lock on the deliveries table: it waits at most MAINTENANCE_LOCK_TIMEOUT (the caller tries
  * again on its next pass), so ingest never stalls behind it for longer.
  */
@@ -108,6 +108,13 @@ export async function dropDeliveryPartition(pool: pg.Pool, partition: DeliveryPa
     await client.query("BEGIN");
     await client.query(`SET LOCAL lock_timeout = '${MAINTENANCE_LOCK_TIMEOUT}'`);
     await client.query(`ALTER TABLE "${PARENT}" DETACH PARTITION "${partition.name}"`);
+    // A drop fires no delete trigger: the endpoints' counts lose the day's deliveries here. Detached, the table no
+    // longer changes under this transaction's lock.
+    await client.query(
+      `INSERT INTO endpoint_delivery_counts (workspace_id, webhook_endpoint_id, pending, total)
+       SELECT workspace_id, webhook_endpoint_id, -count(*) FILTER (WHERE acknowledged_at IS NULL), -count(*)
+       FROM "${partition.name}" GROUP BY workspace_id, webhook_endpoint_id`,
+    );
     await client.query(`DROP TABLE "${partition.name}"`);
     await client.query(
       `DELETE FROM delivery_dedup_claims

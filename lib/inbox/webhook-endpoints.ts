@@ -8,6 +8,7 @@ import type { SignatureScheme as StoredScheme } from "@/lib/db/generated/enums";
 import type { RetentionPolicy } from "@/lib/contracts/retention";
 import type { Prisma } from "@/lib/db/generated/client";
 import { createId } from "@/lib/ids";
+import { countEndpointDeliveries } from "./endpoint-delivery-counts";
 import { eventTypeSource, type EventTypeSource } from "./event-type";
 import { effectiveRetention, readRetentionPolicy, retentionColumn } from "./retention";
 import { secretHint } from "./secret-hint";
@@ -64,22 +65,6 @@ type EndpointRow = {
   updatedAt: Date;
 };
 
-/** Pending and total deliveries per endpoint of one workspace, in one grouped query over the endpoint indexes. */
-async function countDeliveries(
-  workspaceId: string,
-  endpointIds: string[],
-): Promise<Map<string, { pending: number; total: number }>> {
-  if (endpointIds.length === 0) return new Map();
-  const rows = await db().$queryRaw<{ endpoint_id: string; pending: bigint; total: bigint }[]>`
-    SELECT webhook_endpoint_id AS endpoint_id,
-           count(*) FILTER (WHERE acknowledged_at IS NULL) AS pending,
-           count(*) AS total
-    FROM webhook_deliveries
-    WHERE workspace_id = ${workspaceId} AND webhook_endpoint_id = ANY(${endpointIds})
-    GROUP BY webhook_endpoint_id`;
-  return new Map(rows.map((row) => [row.endpoint_id, { pending: Number(row.pending), total: Number(row.total) }]));
-}
-
 function toResource(
   row: EndpointRow,
   counts: { pending: number; total: number } | undefined,
@@ -117,7 +102,7 @@ async function withCounts(
   rows: EndpointRow[],
   baseUrl: string,
 ): Promise<WebhookEndpointResource[]> {
-  const counts = await countDeliveries(
+  const counts = await countEndpointDeliveries(
     workspaceId,
     rows.map((row) => row.id),
   );
