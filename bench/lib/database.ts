@@ -107,6 +107,10 @@ export async function fillForwardQueue(pool: pg.Pool, endpointId: string): Promi
 
 const SEED_CHUNK = 250_000;
 
+/** A UUIDv7 of the delivery's receipt time `received` (ingest gives deliveries such ids: lib/inbox/delivery-ids.ts). */
+const RECEIVED_UUID_V7 = `(lpad(to_hex(floor(extract(epoch FROM received) * 1000)::bigint), 12, '0') || '7'
+  || substr(md5(random()::text), 1, 3) || '8' || substr(md5(random()::text), 1, 15))::uuid`;
+
 /**
  * Adds deliveries `from`..`to` (1-based, newest first: delivery n was received n × `spacingMs` (1 s unless given)
  * before `anchor`) to an endpoint with one INSERT … SELECT generate_series per chunk. Every other delivery is acknowledged. Triggers (the
@@ -125,7 +129,7 @@ export async function seedDeliveries(
       await client.query(
         `INSERT INTO webhook_deliveries
            (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, query, size_bytes, created_at, acknowledged_at)
-         SELECT gen_random_uuid(), $1, $2, convert_to(payload::text, 'UTF8'), 'application/json',
+         SELECT ${RECEIVED_UUID_V7}, $1, $2, convert_to(payload::text, 'UTF8'), 'application/json',
                 '{"content-type": "application/json", "user-agent": "Signalbox-Bench/1.0"}'::jsonb, '127.0.0.1', '',
                 octet_length(convert_to(payload::text, 'UTF8')), received, CASE WHEN n % 2 = 0 THEN received + interval '1 minute' END
          FROM (

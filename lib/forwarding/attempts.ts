@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { MAX_LISTED_ATTEMPTS, MAX_LISTED_FORWARDS, type attemptSchema } from "@/lib/contracts/forwarding";
 import { db } from "@/lib/db/client";
 import { deliveryNotFound, isDeliveryId } from "@/lib/inbox/deliveries";
+import { lookUpByDeliveryId } from "@/lib/inbox/delivery-ids";
 import { FORWARD_COLUMNS, toForwardResource, type ForwardResource, type ForwardRow } from "./forward-resource";
 
 export type AttemptResource = z.infer<typeof attemptSchema>;
@@ -19,9 +20,12 @@ export async function listDeliveryAttempts(options: {
   deliveryId: string;
 }): Promise<{ forwards: ForwardResource[]; attempts: AttemptResource[] }> {
   if (!isDeliveryId(options.deliveryId)) throw deliveryNotFound();
-  const [delivery] = await db().$queryRaw<{ id: string }[]>`
-    SELECT id::text AS id FROM webhook_deliveries
-    WHERE workspace_id = ${options.workspaceId} AND id = ${options.deliveryId}::uuid`;
+  const delivery = await lookUpByDeliveryId(options.deliveryId, async (receivedWithin) => {
+    const [found] = await db().$queryRaw<{ id: string }[]>`
+      SELECT id::text AS id FROM webhook_deliveries
+      WHERE workspace_id = ${options.workspaceId} AND id = ${options.deliveryId}::uuid AND ${receivedWithin}`;
+    return found;
+  });
   if (!delivery) throw deliveryNotFound();
   const forwards = await db().$queryRaw<ForwardRow[]>`
     SELECT ${FORWARD_COLUMNS} FROM delivery_forwards

@@ -3,6 +3,7 @@ import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { ApiError } from "@/lib/errors";
 import { deliveryNotFound, isDeliveryId } from "@/lib/inbox/deliveries";
+import { lookUpByDeliveryId } from "@/lib/inbox/delivery-ids";
 import type { DeliveryFilter } from "@/lib/inbox/delivery-filter";
 import { walkFilteredDeliveries } from "@/lib/inbox/filtered-delivery-walk";
 import { destinationNotFound } from "./destinations";
@@ -43,20 +44,28 @@ export async function replayDelivery(options: {
   destinationId?: string;
 }): Promise<ForwardResource[]> {
   if (!isDeliveryId(options.deliveryId)) throw deliveryNotFound();
-  const rows = await db().$queryRaw<ForwardRow[]>`
-    WITH targets AS (
-      SELECT w.id AS delivery_id, w.created_at AS delivery_created_at, dst.id AS destination_id
-      FROM webhook_deliveries w
-      ${replayTargets(options.workspaceId, Prisma.sql`w.webhook_endpoint_id`, options.destinationId)}
-      WHERE w.workspace_id = ${options.workspaceId} AND w.id = ${options.deliveryId}::uuid
-      ${TARGETS_LOCK}
-    ),
-    inserted AS (
-      INSERT INTO delivery_forwards (workspace_id, delivery_id, destination_id, delivery_created_at, reason)
-      SELECT ${options.workspaceId}, delivery_id, destination_id, delivery_created_at, 'replay' FROM targets
-      RETURNING *
-    )
-    SELECT ${FORWARD_COLUMNS} FROM inserted ORDER BY destination_id`;
+  const replayed = await lookUpByDeliveryId(
+    options.deliveryId,
+    async (receivedWithin) => {
+      const rows = await db().$queryRaw<ForwardRow[]>`
+      WITH targets AS (
+        SELECT w.id AS delivery_id, w.created_at AS delivery_created_at, dst.id AS destination_id
+        FROM webhook_deliveries w
+        ${replayTargets(options.workspaceId, Prisma.sql`w.webhook_endpoint_id`, options.destinationId)}
+        WHERE w.workspace_id = ${options.workspaceId} AND w.id = ${options.deliveryId}::uuid AND ${receivedWithin}
+        ${TARGETS_LOCK}
+      ),
+      inserted AS (
+        INSERT INTO delivery_forwards (workspace_id, delivery_id, destination_id, delivery_created_at, reason)
+        SELECT ${options.workspaceId}, delivery_id, destination_id, delivery_created_at, 'replay' FROM targets
+        RETURNING *
+      )
+      SELECT ${FORWARD_COLUMNS} FROM inserted ORDER BY destination_id`;
+      return rows.length ? rows : undefined;
+    },
+    Prisma.raw("w.created_at"),
+  );
+  const rows = replayed ?? [];
   if (rows.length === 0) await explainNothingReplayed(options);
   return rows.map(toForwardResource);
 }

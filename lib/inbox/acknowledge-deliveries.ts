@@ -1,5 +1,6 @@
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
+import { lookUpByDeliveryId, receiptTimeBounds } from "./delivery-ids";
 import {
   DELIVERY_COLUMNS,
   deliveryNotFound,
@@ -18,15 +19,20 @@ export async function acknowledgeDelivery(options: {
   deliveryId: string;
 }): Promise<DeliveryResource> {
   if (!isDeliveryId(options.deliveryId)) throw deliveryNotFound();
-  const [updated] = await db().$queryRaw<DeliveryRow[]>`
-    UPDATE webhook_deliveries SET acknowledged_at = now()
-    WHERE id = ${options.deliveryId}::uuid AND workspace_id = ${options.workspaceId} AND acknowledged_at IS NULL
-    RETURNING ${DELIVERY_COLUMNS}`;
-  if (updated) return toDeliveryResource(updated);
-  const [existing] = await db().$queryRaw<DeliveryRow[]>`
-    SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ${options.deliveryId}::uuid AND workspace_id = ${options.workspaceId}`;
-  if (!existing) throw deliveryNotFound();
-  return toDeliveryResource(existing);
+  const row = await lookUpByDeliveryId(options.deliveryId, async (receivedWithin) => {
+    const [updated] = await db().$queryRaw<DeliveryRow[]>`
+      UPDATE webhook_deliveries SET acknowledged_at = now()
+      WHERE id = ${options.deliveryId}::uuid AND workspace_id = ${options.workspaceId} AND acknowledged_at IS NULL
+        AND ${receivedWithin}
+      RETURNING ${DELIVERY_COLUMNS}`;
+    if (updated) return updated;
+    const [existing] = await db().$queryRaw<DeliveryRow[]>`
+      SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+      WHERE id = ${options.deliveryId}::uuid AND workspace_id = ${options.workspaceId} AND ${receivedWithin}`;
+    return existing;
+  });
+  if (!row) throw deliveryNotFound();
+  return toDeliveryResource(row);
 }
 
 /**
@@ -69,20 +75,13 @@ export async function acknowledgeDeliveries(options: {
 }): Promise<BulkAcknowledgement> {
   const result: BulkAcknowledgement = { acknowledged: [], alreadyAcknowledged: [], notFound: [] };
   const candidates = options.ids.filter(isDeliveryId).map((id) => id.toLowerCase());
-  // The ids are looked up once, in every day's partition (an id does not tell its day): the rest goes by whole keys.
-  const rows = await db().$queryRaw<{ id: string; acknowledged: boolean; found: boolean }[]>`
-    WITH requested AS (SELECT DISTINCT unnest(${candidates}::uuid[]) AS id),
-    existing AS MATERIALIZED (
-      SELECT id, created_at, acknowledged_at FROM webhook_deliveries
-      WHERE workspace_id = ${options.workspaceId} AND id = ANY(${candidates}::uuid[])
-    ),
-    pending AS (SELECT id, created_at FROM existing WHERE acknowledged_at IS NULL),
-    ${lockAndAcknowledge(options.workspaceId, Prisma.sql`pending`)}
-    SELECT r.id::text AS id, (u.id IS NOT NULL) AS acknowledged, (e.id IS NOT NULL) AS found
-    FROM requested r
-    LEFT JOIN updated u ON u.id = r.id
-    LEFT JOIN existing e ON e.id = r.id`;
-  const outcome = new Map(rows.map((row) => [row.id, row]));
+  // Ids that tell their receipt time (UUIDv7) are looked up in those days only; any not found there, in every day (an
+  // id from before UUIDv7 in the batch makes the whole batch look everywhere). One statement unless a clock was off.
+  const bounds = receiptTimeBounds(candidates);
+  const rows = await acknowledgeIds(options.workspaceId, candidates, bounds ?? Prisma.sql`true`);
+  const unfound = rows.filter((row) => !row.found).map((row) => row.id);
+  if (bounds && unfound.length) rows.push(...(await acknowledgeIds(options.workspaceId, unfound, Prisma.sql`true`)));
+  const outcome = new Map(rows.filter((row) => row.found).map((row) => [row.id, row]));
   for (const id of options.ids) {
     const row = outcome.get(id.toLowerCase());
     if (row?.acknowledged) result.acknowledged.push(id);
@@ -90,4 +89,23 @@ export async function acknowledgeDeliveries(options: {
     else result.notFound.push(id);
   }
   return result;
+}
+
+/**
+ * One statement acknowledging `ids` among the deliveries received within `receivedWithin`. The ids are looked up once,
+ * in each partition the bound leaves; the rest goes by whole keys.
+ */
+async function acknowledgeIds(workspaceId: string, ids: string[], receivedWithin: Prisma.Sql) {
+  return db().$queryRaw<{ id: string; acknowledged: boolean; found: boolean }[]>`
+    WITH requested AS (SELECT DISTINCT unnest(${ids}::uuid[]) AS id),
+    existing AS MATERIALIZED (
+      SELECT id, created_at, acknowledged_at FROM webhook_deliveries
+      WHERE workspace_id = ${workspaceId} AND id = ANY(${ids}::uuid[]) AND ${receivedWithin}
+    ),
+    pending AS (SELECT id, created_at FROM existing WHERE acknowledged_at IS NULL),
+    ${lockAndAcknowledge(workspaceId, Prisma.sql`pending`)}
+    SELECT r.id::text AS id, (u.id IS NOT NULL) AS acknowledged, (e.id IS NOT NULL) AS found
+    FROM requested r
+    LEFT JOIN updated u ON u.id = r.id
+    LEFT JOIN existing e ON e.id = r.id`;
 }

@@ -15,6 +15,7 @@ import {
 import { db, dbPool } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { decodeContent, type DecodedBody } from "./content-encoding";
+import { lookUpByDeliveryId } from "./delivery-ids";
 import { deliveryPreview, PREVIEW_SOURCE_BYTES } from "./delivery-preview";
 import {
   deliveryContentConditions,
@@ -349,8 +350,12 @@ export async function listDeliveries(options: ListDeliveriesOptions) {
 
 export async function getDelivery(options: { workspaceId: string; deliveryId: string }): Promise<DeliveryResource> {
   if (!isDeliveryId(options.deliveryId)) throw deliveryNotFound();
-  const [row] = await db().$queryRaw<DeliveryRow[]>`
-    SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = ${options.deliveryId}::uuid AND workspace_id = ${options.workspaceId}`;
+  const row = await lookUpByDeliveryId(options.deliveryId, async (receivedWithin) => {
+    const [found] = await db().$queryRaw<DeliveryRow[]>`
+      SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+      WHERE id = ${options.deliveryId}::uuid AND workspace_id = ${options.workspaceId} AND ${receivedWithin}`;
+    return found;
+  });
   if (!row) throw deliveryNotFound();
   return toDeliveryResource(row);
 }
@@ -358,10 +363,12 @@ export async function getDelivery(options: { workspaceId: string; deliveryId: st
 /** The exact bytes a delivery arrived with, and the Content-Type it was sent with. */
 export async function getDeliveryRawBody(options: { workspaceId: string; deliveryId: string }) {
   if (!isDeliveryId(options.deliveryId)) throw deliveryNotFound();
-  const row = await db().webhookDelivery.findFirst({
-    where: { id: options.deliveryId, workspaceId: options.workspaceId },
-    select: { rawBody: true, contentType: true },
+  const row = await lookUpByDeliveryId(options.deliveryId, async (receivedWithin) => {
+    const [found] = await db().$queryRaw<{ raw_body: Uint8Array; content_type: string | null }[]>`
+      SELECT raw_body, content_type FROM webhook_deliveries
+      WHERE id = ${options.deliveryId}::uuid AND workspace_id = ${options.workspaceId} AND ${receivedWithin}`;
+    return found;
   });
   if (!row) throw deliveryNotFound();
-  return { body: row.rawBody, contentType: row.contentType };
+  return { body: row.raw_body, contentType: row.content_type };
 }

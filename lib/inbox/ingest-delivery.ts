@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { ApiError } from "@/lib/errors";
 import { createBatchQueue, type BatchQueue } from "./batch-queue";
 import { dedupKey } from "./dedup-key";
+import { newDeliveryId } from "./delivery-ids";
 import { flushDeliveries, type DeliveryRowInput, type WriteOutcome } from "./delivery-writes";
 import { eventTypeOf } from "./event-type";
 import { ingestEndpoint, isEndpointId, type IngestEndpoint } from "./ingest-endpoints";
@@ -91,7 +91,7 @@ export async function ingestDelivery(options: IngestDeliveryOptions): Promise<In
     body ??= await options.readBody();
     const signature = checkSignature(endpoint, body, headers);
     const outcome = await deliveries().submit({
-      id: randomUUID(),
+      id: newDeliveryId(),
       workspaceId: endpoint.workspaceId,
       endpointId: endpoint.id,
       endpointState: endpoint.state,

@@ -29,7 +29,8 @@ import type { SignatureScheme } from "./signatures";
 // Fetch for ordinary requests; a raw socket where the exact bytes on the wire matter (header casing and repeats,
 // chunked bodies, a Content-Length that lies).
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+// Delivery ids are UUIDv7: they carry their receipt time (lib/inbox/delivery-ids.ts).
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 let app: RunningApp;
 let apiKey: string;
@@ -106,7 +107,7 @@ async function ingestOk(hookId: string, options: Parameters<typeof ingest>[1] = 
   const answer = await ingest(hookId, options);
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   const { deliveryId } = answer.body as { deliveryId: string };
-  expect(deliveryId).toMatch(UUID_V4);
+  expect(deliveryId).toMatch(UUID_V7);
   return deliveryId;
 }
 
@@ -743,7 +744,7 @@ describe.each(INGEST_PATHS)("on the $name", (ingestPath) => {
       const acknowledgement = (await response.json()) as Record<string, unknown>;
       expect(Object.keys(acknowledgement).sort()).toEqual(["deliveryId", "received"]);
       expect(acknowledgement.received).toBe(true);
-      expect(acknowledgement.deliveryId).toMatch(UUID_V4);
+      expect(acknowledgement.deliveryId).toMatch(UUID_V7);
       const id = acknowledgement.deliveryId as string;
 
       const delivery = await fetchDelivery(id);
