@@ -5,6 +5,7 @@ import {
   DELIVERY_COLUMNS,
   deliveryNotFound,
   isDeliveryId,
+  readDeliveryRow,
   toDeliveryResource,
   type DeliveryResource,
   type DeliveryRow,
@@ -25,11 +26,7 @@ export async function acknowledgeDelivery(options: {
       WHERE id = ${options.deliveryId}::uuid AND workspace_id = ${options.workspaceId} AND acknowledged_at IS NULL
         AND ${receivedWithin}
       RETURNING ${DELIVERY_COLUMNS}`;
-    if (updated) return updated;
-    const [existing] = await db().$queryRaw<DeliveryRow[]>`
-      SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
-      WHERE id = ${options.deliveryId}::uuid AND workspace_id = ${options.workspaceId} AND ${receivedWithin}`;
-    return existing;
+    return updated ?? readDeliveryRow(options.workspaceId, options.deliveryId, receivedWithin);
   });
   if (!row) throw deliveryNotFound();
   return toDeliveryResource(row);

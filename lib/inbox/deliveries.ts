@@ -348,14 +348,23 @@ export async function listDeliveries(options: ListDeliveriesOptions) {
   return { deliveries, nextCursor: next && encodeCursor(next, scope) };
 }
 
+/** The row of delivery `deliveryId` of a workspace among those received within `receivedWithin` (lookUpByDeliveryId). */
+export async function readDeliveryRow(
+  workspaceId: string,
+  deliveryId: string,
+  receivedWithin: Prisma.Sql,
+): Promise<DeliveryRow | undefined> {
+  const [found] = await db().$queryRaw<DeliveryRow[]>`
+    SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+    WHERE id = ${deliveryId}::uuid AND workspace_id = ${workspaceId} AND ${receivedWithin}`;
+  return found;
+}
+
 export async function getDelivery(options: { workspaceId: string; deliveryId: string }): Promise<DeliveryResource> {
   if (!isDeliveryId(options.deliveryId)) throw deliveryNotFound();
-  const row = await lookUpByDeliveryId(options.deliveryId, async (receivedWithin) => {
-    const [found] = await db().$queryRaw<DeliveryRow[]>`
-      SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
-      WHERE id = ${options.deliveryId}::uuid AND workspace_id = ${options.workspaceId} AND ${receivedWithin}`;
-    return found;
-  });
+  const row = await lookUpByDeliveryId(options.deliveryId, (receivedWithin) =>
+    readDeliveryRow(options.workspaceId, options.deliveryId, receivedWithin),
+  );
   if (!row) throw deliveryNotFound();
   return toDeliveryResource(row);
 }
