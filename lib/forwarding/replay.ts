@@ -48,19 +48,19 @@ export async function replayDelivery(options: {
     options.deliveryId,
     async (receivedWithin) => {
       const rows = await db().$queryRaw<ForwardRow[]>`
-      WITH targets AS (
-        SELECT w.id AS delivery_id, w.created_at AS delivery_created_at, dst.id AS destination_id
-        FROM webhook_deliveries w
-        ${replayTargets(options.workspaceId, Prisma.sql`w.webhook_endpoint_id`, options.destinationId)}
-        WHERE w.workspace_id = ${options.workspaceId} AND w.id = ${options.deliveryId}::uuid AND ${receivedWithin}
-        ${TARGETS_LOCK}
-      ),
-      inserted AS (
-        INSERT INTO delivery_forwards (workspace_id, delivery_id, destination_id, delivery_created_at, reason)
-        SELECT ${options.workspaceId}, delivery_id, destination_id, delivery_created_at, 'replay' FROM targets
-        RETURNING *
-      )
-      SELECT ${FORWARD_COLUMNS} FROM inserted ORDER BY destination_id`;
+        WITH targets AS (
+          SELECT w.id AS delivery_id, w.created_at AS delivery_created_at, dst.id AS destination_id
+          FROM webhook_deliveries w
+          ${replayTargets(options.workspaceId, Prisma.sql`w.webhook_endpoint_id`, options.destinationId)}
+          WHERE w.workspace_id = ${options.workspaceId} AND w.id = ${options.deliveryId}::uuid AND ${receivedWithin}
+          ${TARGETS_LOCK}
+        ),
+        inserted AS (
+          INSERT INTO delivery_forwards (workspace_id, delivery_id, destination_id, delivery_created_at, reason)
+          SELECT ${options.workspaceId}, delivery_id, destination_id, delivery_created_at, 'replay' FROM targets
+          RETURNING *
+        )
+        SELECT ${FORWARD_COLUMNS} FROM inserted ORDER BY destination_id`;
       return rows.length ? rows : undefined;
     },
     Prisma.raw("w.created_at"),

@@ -5,11 +5,12 @@ import { foldEndpointDeliveryCounts } from "./endpoint-delivery-counts";
 
 /*
  * The deliveries table's upkeep, run by every instance (the launcher, and `npm run forward-worker` beside `next
- * start`): day partitions made a week ahead, expired deliveries removed, the endpoints' delivery counts folded. Several instances making the same day's
- * partition at once is harmless (the second finds it made). Instances take turns through a PostgreSQL
- * advisory lock, and one that finds it taken skips the pass, so any number can run it at once. A timer and a lock
- * rather than a job-queue schedule: it must run where no forwarding worker does, and a pass that is skipped or fails is
- * simply the next pass's work (nothing is queued or lost).
+ * start`): day partitions made a week ahead and expired deliveries removed every 15 minutes, the endpoints' delivery
+ * counts folded every minute. Several instances making the same day's partition at once is harmless (the second finds
+ * it made). Instances take turns through PostgreSQL advisory locks, and one that finds a turn taken skips it, so any
+ * number can run the upkeep at once. Timers and locks rather than a job-queue schedule: the upkeep must run where no
+ * forwarding worker does, and a pass that is skipped or fails is simply the next pass's work (nothing is queued or
+ * lost).
  */
 
 /** Partitions are made this many days ahead: deliveries keep being stored through a week without a pass. */
@@ -36,9 +37,7 @@ export async function runDeliveryMaintenance(pool: pg.Pool, at?: Date): Promise<
     if (!rows[0]?.taken) return null;
     try {
       const partitionsMade = await ensureDeliveryPartitions(pool, now, PARTITION_DAYS_AHEAD);
-      const expired = await expireDeliveries(pool, now);
-      await foldEndpointDeliveryCounts(pool);
-      return { partitionsMade, ...expired };
+      return { partitionsMade, ...(await expireDeliveries(pool, now)) };
     } finally {
       await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [LOCK_KEY]);
     }
