@@ -147,6 +147,15 @@ describe("balances and the ledger", () => {
     await expect(creditWorkspace({ workspaceId: "ws_missing", cents: 5, note: "x" })).rejects.toThrow(/No workspace/);
   });
 
+  it("lists entries written in the same millisecond in the order they were written", async () => {
+    const target = await fundedWorkspace(0, 0);
+    const notes = Array.from({ length: 30 }, (_, index) => `Credit ${index}`);
+    for (const note of notes) await creditWorkspace({ workspaceId: target.workspaceId, cents: 1, note });
+    const entries = await ledger(target.workspaceId);
+    expect(entries.map((entry) => entry.note)).toEqual(notes);
+    expect(entries.map((entry) => entry.purchasedBalanceCents)).toEqual(notes.map((_, index) => index + 1));
+  });
+
   it("is backed by a database constraint that refuses negative balances", async () => {
     const target = await fundedWorkspace(1, 0);
     await expect(

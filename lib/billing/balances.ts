@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { v7 as uuidv7 } from "uuid";
 import { ApiError } from "@/lib/errors";
 import { db } from "@/lib/db/client";
 import type { ApiKeyMode } from "@/lib/db/generated/enums";
@@ -12,6 +12,12 @@ interface BalanceRow {
   subscription_remaining_cents: number;
   purchased_balance_cents: number;
 }
+
+/**
+ * A ledger entry's id: a UUIDv7, so entries written in the same millisecond (`created_at` keeps milliseconds) still
+ * list in the order they were written; this process's v7 ids increase monotonically.
+ */
+const newLedgerEntryId = (): string => uuidv7();
 
 const toBalances = (row: BalanceRow): Balances => ({
   subscriptionRemainingCents: row.subscription_remaining_cents,
@@ -38,7 +44,7 @@ export async function startDuePeriod(workspaceId: string): Promise<void> {
       RETURNING w.id, w.subscription_remaining_cents, w.purchased_balance_cents, due.before
     )
     INSERT INTO ledger_entries (id, workspace_id, kind, subscription_delta_cents, subscription_remaining_cents, purchased_balance_cents, note)
-    SELECT gen_random_uuid(), id, 'period_reset', subscription_remaining_cents - before, subscription_remaining_cents, purchased_balance_cents,
+    SELECT ${newLedgerEntryId()}::uuid, id, 'period_reset', subscription_remaining_cents - before, subscription_remaining_cents, purchased_balance_cents,
            'New subscription period'
     FROM reset`;
 }
@@ -102,7 +108,7 @@ export async function recordUsage(usage: UsageRecord): Promise<Balances> {
     INSERT INTO ledger_entries
       (id, workspace_id, kind, api_key_id, key_mode, operation, input_hash, cost_cents, subscription_delta_cents, purchased_delta_cents,
        subscription_remaining_cents, purchased_balance_cents, cached, latency_ms, providers_attempted, records)
-    SELECT ${randomUUID()}::uuid, id, 'usage', ${usage.apiKeyId}, ${usage.keyMode}::"ApiKeyMode", ${usage.operation}, ${usage.inputHash},
+    SELECT ${newLedgerEntryId()}::uuid, id, 'usage', ${usage.apiKeyId}, ${usage.keyMode}::"ApiKeyMode", ${usage.operation}, ${usage.inputHash},
            ${usage.costCents}, -from_sub, -from_pur, subscription_remaining_cents, purchased_balance_cents, ${usage.cached},
            ${usage.latencyMs}, ${usage.providersAttempted}, ${usage.records}
     FROM debited
@@ -123,7 +129,7 @@ async function recordFreeUsage(usage: UsageRecord): Promise<Balances> {
     INSERT INTO ledger_entries
       (id, workspace_id, kind, api_key_id, key_mode, operation, input_hash, cost_cents, subscription_delta_cents, purchased_delta_cents,
        subscription_remaining_cents, purchased_balance_cents, cached, latency_ms, providers_attempted, records)
-    SELECT ${randomUUID()}::uuid, id, 'usage', ${usage.apiKeyId}, ${usage.keyMode}::"ApiKeyMode", ${usage.operation}, ${usage.inputHash},
+    SELECT ${newLedgerEntryId()}::uuid, id, 'usage', ${usage.apiKeyId}, ${usage.keyMode}::"ApiKeyMode", ${usage.operation}, ${usage.inputHash},
            ${usage.costCents}, 0, 0, subscription_remaining_cents, purchased_balance_cents, ${usage.cached},
            ${usage.latencyMs}, ${usage.providersAttempted}, ${usage.records}
     FROM workspaces WHERE id = ${usage.workspaceId}
@@ -161,7 +167,7 @@ export async function creditWorkspace(options: {
       RETURNING id, subscription_remaining_cents, purchased_balance_cents
     )
     INSERT INTO ledger_entries (id, workspace_id, kind, purchased_delta_cents, subscription_remaining_cents, purchased_balance_cents, note)
-    SELECT ${randomUUID()}::uuid, id, 'credit', ${options.cents}, subscription_remaining_cents, purchased_balance_cents, ${options.note}
+    SELECT ${newLedgerEntryId()}::uuid, id, 'credit', ${options.cents}, subscription_remaining_cents, purchased_balance_cents, ${options.note}
     FROM credited
     RETURNING subscription_remaining_cents, purchased_balance_cents`;
   if (!row) throw new Error(`No workspace ${options.workspaceId}`);
@@ -190,7 +196,7 @@ export async function setSubscriptionAllowance(options: {
       RETURNING w.id, w.subscription_remaining_cents, w.purchased_balance_cents, current.before
     )
     INSERT INTO ledger_entries (id, workspace_id, kind, subscription_delta_cents, subscription_remaining_cents, purchased_balance_cents, note)
-    SELECT ${randomUUID()}::uuid, id, 'allowance', subscription_remaining_cents - before, subscription_remaining_cents, purchased_balance_cents, ${options.note}
+    SELECT ${newLedgerEntryId()}::uuid, id, 'allowance', subscription_remaining_cents - before, subscription_remaining_cents, purchased_balance_cents, ${options.note}
     FROM changed
     RETURNING subscription_remaining_cents, purchased_balance_cents`;
   if (!row) throw new Error(`No workspace ${options.workspaceId}`);

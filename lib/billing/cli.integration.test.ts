@@ -42,7 +42,7 @@ describe("the billing CLI", () => {
 
     const entries = await db().ledgerEntry.findMany({
       where: { workspaceId: workspace.id },
-      orderBy: { createdAt: "asc" },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });
     expect(entries.map((entry) => [entry.kind, entry.note])).toEqual([
       ["credit", "Invoice 7"],

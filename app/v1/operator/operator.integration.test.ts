@@ -115,7 +115,7 @@ describe("operators", () => {
     expect(await purchased(customer.workspaceId)).toBe(300);
     const entries = await db().ledgerEntry.findMany({
       where: { workspaceId: customer.workspaceId },
-      orderBy: { createdAt: "asc" },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });
     expect(entries.map((entry) => [entry.kind, entry.purchasedDeltaCents, entry.note])).toEqual([
       ["credit", 250, `Operator credit by ${operator.email}: Invoice 7`],
