@@ -21,7 +21,9 @@ const PACKED_BYTES = 16 * 1024;
 
 interface QueryInternals {
   text: string;
+  name?: string;
   portal: string;
+  hasBeenParsed(connection: ConnectionInternals): boolean;
   _getRows(connection: unknown, rows: number | undefined): void;
 }
 
@@ -29,19 +31,22 @@ interface ConnectionInternals {
   stream: { write(chunk: Buffer): boolean };
   parse(query: { text: string; name: string }): void;
   describe(message: { type: "P"; name: string }): void;
+  submittedNamedStatements: Record<string, string>;
 }
 
 const byteLength = (pieces: Buffer[]) => pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
 
-/** The Bind message: unnamed portal and statement, every parameter in binary, every result column as text. */
-function bindMessage(parameters: PiecewiseParameter[]): Buffer[] {
-  const head = Buffer.allocUnsafe(1 + 4 + 1 + 1 + 2 + 2 + 2);
+/** The Bind message: unnamed portal, statement `name`, every parameter in binary, every result column as text. */
+function bindMessage(name: string, parameters: PiecewiseParameter[]): Buffer[] {
+  const statement = Buffer.byteLength(name, "utf8");
+  const head = Buffer.allocUnsafe(1 + 4 + 1 + statement + 1 + 2 + 2 + 2);
   const length =
     head.byteLength - 1 + parameters.reduce((sum, pieces) => sum + 4 + (pieces ? byteLength(pieces) : 0), 0) + 2;
   let offset = head.write("B", 0, "latin1");
   offset = head.writeInt32BE(length, offset);
   offset = head.writeUInt8(0, offset); // portal ""
-  offset = head.writeUInt8(0, offset); // statement ""
+  offset += head.write(name, offset, "utf8");
+  offset = head.writeUInt8(0, offset); // end of the statement's name
   offset = head.writeInt16BE(1, offset); // one format code for all parameters:
   offset = head.writeInt16BE(1, offset); // binary
   head.writeInt16BE(parameters.length, offset);
@@ -77,27 +82,39 @@ class PiecewiseQuery extends pg.Query {
   constructor(
     text: string,
     private readonly parameters: PiecewiseParameter[],
+    name: string | undefined,
   ) {
-    super({ text, queryMode: "extended" } as pg.QueryConfig);
+    super({ text, name, queryMode: "extended" } as pg.QueryConfig);
   }
 
-  /** node-postgres's Query.prepare (see its source), with the Bind message written here. Runs with the socket corked. */
+  /**
+   * node-postgres's Query.prepare (see its source), with the Bind message written here. Runs with the socket corked. A
+   * named statement is parsed once per connection, and node-postgres keeps its book of them as for its own queries.
+   */
   prepare(connection: ConnectionInternals): void {
     const self = this as unknown as QueryInternals;
-    connection.parse({ text: self.text, name: "" });
-    for (const piece of packed(bindMessage(this.parameters))) connection.stream.write(piece);
+    const name = self.name ?? "";
+    if (!self.hasBeenParsed(connection)) {
+      connection.parse({ text: self.text, name });
+      if (name) connection.submittedNamedStatements[name] = self.text;
+    }
+    for (const piece of packed(bindMessage(name, this.parameters))) connection.stream.write(piece);
     connection.describe({ type: "P", name: self.portal });
     self._getRows(connection, undefined);
   }
 }
 
-/** Runs `text` on a connection of `pool` with these parameters, as `pool.query` would. */
+/**
+ * Runs `text` on a connection of `pool` with these parameters, as `pool.query` would; with `name`, as a prepared
+ * statement of that name (parsed once per connection, and then planned as PostgreSQL decides for prepared statements).
+ */
 export async function piecewiseQuery<Row extends QueryResultRow>(
   pool: pg.Pool,
   text: string,
   parameters: PiecewiseParameter[],
+  name?: string,
 ): Promise<QueryResult<Row>> {
   // pg-pool resolves a submittable's result like any query's; its types say it returns the submittable.
-  const result: unknown = pool.query(new PiecewiseQuery(text, parameters));
+  const result: unknown = pool.query(new PiecewiseQuery(text, parameters, name));
   return (await result) as QueryResult<Row>;
 }

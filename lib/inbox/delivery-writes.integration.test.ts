@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace } from "@/lib/auth/workspaces";
 import { dbPool } from "@/lib/db/client";
@@ -59,6 +60,37 @@ describe("the batch INSERT of deliveries", () => {
     expect(types).toContain("ProjectSet");
     for (const materialising of ["Function Scan", "Hash", "Sort", "Materialize", "Hash Join", "Merge Join"])
       expect(types).not.toContain(materialising);
+  });
+
+  it("is prepared once per connection and then runs on one generic plan, which streams the rows too", async () => {
+    const oneConnection = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
+    try {
+      for (const size of [1, 7, 30, 2, 100, 1, 13, 50, 3, 20]) {
+        const { name, text, parameters } = deliveryInsert(
+          Array.from({ length: size }, (_, index) => rowOf(`{"n":${index}}`)),
+        );
+        const { rowCount } = await piecewiseQuery(oneConnection, text, parameters, name);
+        expect(rowCount).toBe(size);
+      }
+      const { name, text } = deliveryInsert([rowOf("{}")]);
+      const { rows: prepared } = await oneConnection.query<{ statement: string; generic_plans: string }>(
+        "SELECT statement, generic_plans FROM pg_prepared_statements WHERE name = $1",
+        [name],
+      );
+      expect(prepared).toHaveLength(1);
+      expect(prepared[0]!.statement).toBe(text);
+      expect(Number(prepared[0]!.generic_plans)).toBeGreaterThanOrEqual(3);
+
+      const { rows: explained } = await oneConnection.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+        `EXPLAIN (GENERIC_PLAN, FORMAT JSON) ${text}`,
+      );
+      const types = nodes(explained[0]!["QUERY PLAN"][0].Plan).map((node) => node["Node Type"]);
+      expect(types).toContain("ProjectSet");
+      for (const materialising of ["Function Scan", "Hash", "Sort", "Materialize", "Hash Join", "Merge Join"])
+        expect(types).not.toContain(materialising);
+    } finally {
+      await oneConnection.end();
+    }
   });
 
   it("writes the rows in the order given, each with its own values", async () => {

@@ -97,10 +97,20 @@ const SETTLE = `
   LEFT JOIN delivery_dedup_claims d
     ON d.workspace_id = r.workspace_id AND d.webhook_endpoint_id = r.endpoint_id AND d.dedup_key = r.dedup_key`;
 
-/** The batch INSERT of `rows`, in the order given; bodies go to the socket from the buffers they were read into. */
-export function deliveryInsert(rows: DeliveryRowInput[]): { text: string; parameters: PiecewiseParameter[] } {
+/**
+ * The batch INSERT of `rows`, in the order given; bodies go to the socket from the buffers they were read into. A
+ * prepared statement: parsing and planning it took PostgreSQL 0.15–0.2 ms a batch, as much as writing 5 rows of 1 KB.
+ * Prepared, it is parsed once per connection and, its plan depending on no value, soon planned once too.
+ */
+export function deliveryInsert(rows: DeliveryRowInput[]): {
+  name: string;
+  text: string;
+  parameters: PiecewiseParameter[];
+} {
+  const forwarding = rows.some((row) => row.forwarding);
   return {
-    text: rows.some((row) => row.forwarding) ? INSERT_WITH_FORWARDS : INSERT,
+    name: forwarding ? "ingest_deliveries_with_forwards" : "ingest_deliveries",
+    text: forwarding ? INSERT_WITH_FORWARDS : INSERT,
     parameters: [
       [textArray(rows.map((row) => row.id))],
       [textArray(rows.map((row) => row.workspaceId))],
@@ -166,7 +176,7 @@ async function writeRows(rows: DeliveryRowInput[]): Promise<WriteOutcome[]> {
   let written: number | null;
   try {
     const insert = deliveryInsert(ordered);
-    const result = await piecewiseQuery<{ written?: number }>(dbPool(), insert.text, insert.parameters);
+    const result = await piecewiseQuery<{ written?: number }>(dbPool(), insert.text, insert.parameters, insert.name);
     written = result.command === "INSERT" ? result.rowCount : (result.rows[0]?.written ?? null);
   } catch (error) {
     // The statement failed, perhaps mid-send (a timeout): its bodies' slabs may still be read by the socket.
