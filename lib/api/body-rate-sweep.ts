@@ -6,6 +6,8 @@
  * of the minimum rate, as with a timer per body.
  */
 
+import { ArraySet } from "@/lib/array-set";
+
 /** At most the smallest INGEST_BODY_RATE_GRACE_MS (lib/env.ts). */
 const SWEEP_MS = 100;
 
@@ -13,7 +15,8 @@ interface Watched {
   check: (now: number) => void;
 }
 
-const watched = new Set<Watched>();
+// An ArraySet, not a Set: entries come and go at the request rate and hold their request (lib/array-set.ts).
+const watched = new ArraySet<Watched>();
 let sweeper: NodeJS.Timeout | undefined;
 
 function sweep(): void {

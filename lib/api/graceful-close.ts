@@ -1,5 +1,6 @@
 import type { Server, ServerResponse } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
+import { ArraySet } from "@/lib/array-set";
 
 /**
  * Closes a server the way a rolling restart needs: no new connections, every request in flight answered (an ingest
@@ -8,7 +9,8 @@ import { setTimeout as delay } from "node:timers/promises";
  * open after `graceMs` is closed. Returns the function that starts the close; install before the server listens.
  */
 export function gracefulClose(server: Server): (graceMs: number) => Promise<void> {
-  const inFlight = new Set<ServerResponse>();
+  // An ArraySet, not a Set: a Set churned at the request rate kept finished requests alive (lib/array-set.ts).
+  const inFlight = new ArraySet<ServerResponse>();
   let closing = false;
   server.on("request", (_request, response: ServerResponse) => {
     // A request that arrives on a kept connection while closing is answered, and its connection closed after.
