@@ -36,46 +36,72 @@ export type WriteOutcome = { deliveryId: string; duplicate: boolean } | { stale:
 // statement text and its plan are the same whatever the batch size, and no value is re-encoded as text. The arrays are
 // unnested in the select list, which streams the rows in array order. `unnest(…) WITH ORDINALITY` in FROM copied
 // every row (bodies included) into a tuplestore first, and the join and ORDER BY over it copied them again, spilling
-// to disk past work_mem: PostgreSQL spent 7.3 ms of CPU on a 1 MiB body that way, 6.2 ms streamed (as much as a
-// single-row INSERT). Each row's endpoint is re-checked by a subquery per row (an index lookup), which keeps the order.
+// to disk past work_mem: PostgreSQL spent 7.3 ms of CPU on a 1 MiB body that way, 6.2 ms streamed. A batch of one row
+// (every body near 1 MiB goes alone) takes plain parameters instead: unnesting a one-element array still cost
+// PostgreSQL 0.7–1.5 ms more per 1 MiB body than a single-row INSERT's parameter (8.2–8.6 ms against 6.7–7.2 ms).
+const INPUTS = [
+  ["id", "text"],
+  ["workspace_id", "text"],
+  ["endpoint_id", "text"],
+  ["endpoint_state", "text"],
+  ["raw_body", "bytea"],
+  ["content_type", "text"],
+  ["headers", "jsonb"],
+  ["source_ip", "text"],
+  ["query", "text"],
+  ["dedup_key", "text"],
+  ["signature", "jsonb"],
+  ["event_type", "text"],
+] as const;
+
+type Shape = "batch" | "single";
+
+/** The rows, with the columns `names`: unnested from one array parameter each, or one row of plain parameters. */
+function rowsOf(shape: Shape, names: (typeof INPUTS)[number][0][]): string {
+  const columns = names.map((name) => {
+    const index = INPUTS.findIndex(([input]) => input === name);
+    const parameter = `$${index + 1}::${INPUTS[index]![1]}`;
+    return shape === "batch" ? `unnest(${parameter}[]) AS ${name}` : `${parameter} AS ${name}`;
+  });
+  return `(SELECT ${columns.join(", ")})`;
+}
+
+// Each row's endpoint is re-checked by a subquery per row (an index lookup), which keeps the order.
 const ENDPOINT_IS_AS_SEEN = (row: string) => `${row}.endpoint_state = (SELECT ${ENDPOINT_STATE} FROM webhook_endpoints e
   WHERE e.id = ${row}.endpoint_id AND e.workspace_id = ${row}.workspace_id AND e.enabled)`;
 
 // A row with a sender's message id is stored only if it takes the endpoint's claim on that id first. Claims live in a
 // table of their own (the partitioned deliveries table cannot hold a unique key without the receipt time: migration
-// 20261128060000), written by the same statement, so a claim exists exactly when its delivery does. Only the four
-// small columns are unnested here; the bodies are streamed once, by the INSERT below.
-const CLAIMED = `claimed AS (
+// 20261128060000), written by the same statement, so a claim exists exactly when its delivery does. Only the five
+// small columns are read here; the bodies are streamed once, by the INSERT below.
+const claimed = (shape: Shape) => `claimed AS (
   INSERT INTO delivery_dedup_claims (workspace_id, webhook_endpoint_id, dedup_key, delivery_id, delivery_created_at)
   SELECT c.workspace_id, c.endpoint_id, c.dedup_key, c.id::uuid, now()
-  FROM (SELECT unnest($1::text[]) AS id, unnest($2::text[]) AS workspace_id, unnest($3::text[]) AS endpoint_id,
-               unnest($4::text[]) AS endpoint_state, unnest($10::text[]) AS dedup_key) AS c
+  FROM ${rowsOf(shape, ["id", "workspace_id", "endpoint_id", "endpoint_state", "dedup_key"])} AS c
   WHERE c.dedup_key IS NOT NULL AND ${ENDPOINT_IS_AS_SEEN("c")}
   ON CONFLICT DO NOTHING
   RETURNING delivery_id)`;
 
-const INSERT_DELIVERIES = `
+const insertDeliveries = (shape: Shape) => `
   INSERT INTO webhook_deliveries
     (id, workspace_id, webhook_endpoint_id, raw_body, content_type, headers, source_ip, query, size_bytes, dedup_key, signature,
      event_type)
   SELECT r.id::uuid, r.workspace_id, r.endpoint_id, r.raw_body, r.content_type, r.headers, r.source_ip, r.query,
          octet_length(r.raw_body), r.dedup_key, r.signature, r.event_type
-  FROM (SELECT unnest($1::text[]) AS id, unnest($2::text[]) AS workspace_id, unnest($3::text[]) AS endpoint_id,
-               unnest($4::text[]) AS endpoint_state, unnest($5::bytea[]) AS raw_body, unnest($6::text[]) AS content_type,
-               unnest($7::jsonb[]) AS headers, unnest($8::text[]) AS source_ip, unnest($9::text[]) AS query,
-               unnest($10::text[]) AS dedup_key, unnest($11::jsonb[]) AS signature, unnest($12::text[]) AS event_type) AS r
+  FROM ${rowsOf(
+    shape,
+    INPUTS.map(([name]) => name),
+  )} AS r
   WHERE CASE WHEN r.dedup_key IS NULL THEN ${ENDPOINT_IS_AS_SEEN("r")}
              -- The claim was taken only if the endpoint was as seen: not looked up twice.
              ELSE r.id::uuid IN (SELECT delivery_id FROM claimed) END`;
 
-const INSERT = `WITH ${CLAIMED} ${INSERT_DELIVERIES}`;
-
 // The same INSERT when a row's endpoint forwards: the batch's forwards (one per stored delivery and enabled
 // destination) go in with it, in the same statement and commit, and their trigger queues their jobs (migration
 // 20261128030000). A batch without such a row never pays for the join.
-const INSERT_WITH_FORWARDS = `
-  WITH ${CLAIMED},
-  stored AS (${INSERT_DELIVERIES} RETURNING id, workspace_id, webhook_endpoint_id, created_at),
+const insertWithForwards = (shape: Shape) => `
+  WITH ${claimed(shape)},
+  stored AS (${insertDeliveries(shape)} RETURNING id, workspace_id, webhook_endpoint_id, created_at),
   forwards AS (
     INSERT INTO delivery_forwards (workspace_id, delivery_id, destination_id, delivery_created_at)
     SELECT s.workspace_id, s.id, d.id, s.created_at
@@ -83,6 +109,11 @@ const INSERT_WITH_FORWARDS = `
     JOIN webhook_destinations d
       ON d.webhook_endpoint_id = s.webhook_endpoint_id AND d.workspace_id = s.workspace_id AND d.enabled)
   SELECT count(*)::int AS written FROM stored`;
+
+const STATEMENTS = {
+  batch: { plain: `WITH ${claimed("batch")} ${insertDeliveries("batch")}`, forwards: insertWithForwards("batch") },
+  single: { plain: `WITH ${claimed("single")} ${insertDeliveries("single")}`, forwards: insertWithForwards("single") },
+};
 
 // Only when the INSERT wrote fewer rows than it was given (its command tag says how many): which rows were stored,
 // and for the others whether their endpoint is still as they saw it and which delivery holds their claim.
@@ -97,34 +128,62 @@ const SETTLE = `
   LEFT JOIN delivery_dedup_claims d
     ON d.workspace_id = r.workspace_id AND d.webhook_endpoint_id = r.endpoint_id AND d.dedup_key = r.dedup_key`;
 
+const JSONB_VERSION = Buffer.of(1);
+const textValue = (value: string | null): PiecewiseParameter => (value === null ? null : [Buffer.from(value, "utf8")]);
+const jsonbValue = (json: Buffer | null): PiecewiseParameter => (json === null ? null : [JSONB_VERSION, json]);
+
+/** One row's parameters, in INPUTS order, each in binary (the body referenced, not copied). */
+function singleParameters(row: DeliveryRowInput): PiecewiseParameter[] {
+  return [
+    textValue(row.id),
+    textValue(row.workspaceId),
+    textValue(row.endpointId),
+    textValue(row.endpointState),
+    [row.body],
+    textValue(row.contentType),
+    jsonbValue(row.headers),
+    textValue(row.sourceIp),
+    textValue(row.query),
+    textValue(row.dedupKey),
+    jsonbValue(row.signature),
+    textValue(row.eventType),
+  ];
+}
+
+/** A batch's parameters, in INPUTS order: one binary array per column. */
+function batchParameters(rows: DeliveryRowInput[]): PiecewiseParameter[] {
+  return [
+    [textArray(rows.map((row) => row.id))],
+    [textArray(rows.map((row) => row.workspaceId))],
+    [textArray(rows.map((row) => row.endpointId))],
+    [textArray(rows.map((row) => row.endpointState))],
+    byteaArrayPieces(rows.map((row) => row.body)),
+    [textArray(rows.map((row) => row.contentType))],
+    [jsonbArray(rows.map((row) => row.headers))],
+    [textArray(rows.map((row) => row.sourceIp))],
+    [textArray(rows.map((row) => row.query))],
+    [textArray(rows.map((row) => row.dedupKey))],
+    [jsonbArray(rows.map((row) => row.signature))],
+    [textArray(rows.map((row) => row.eventType))],
+  ];
+}
+
 /**
- * The batch INSERT of `rows`, in the order given; bodies go to the socket from the buffers they were read into. A
- * prepared statement: parsing and planning it took PostgreSQL 0.15–0.2 ms a batch, as much as writing 5 rows of 1 KB.
- * Prepared, it is parsed once per connection and, its plan depending on no value, soon planned once too.
+ * The INSERT of `rows`, in the order given; bodies go to the socket from the buffers they were read into. A prepared
+ * statement: parsing and planning it took PostgreSQL 0.15–0.2 ms a batch, as much as writing 5 rows of 1 KB. Prepared,
+ * it is parsed once per connection and, its plan depending on no value, soon planned once too.
  */
 export function deliveryInsert(rows: DeliveryRowInput[]): {
   name: string;
   text: string;
   parameters: PiecewiseParameter[];
 } {
+  const shape: Shape = rows.length === 1 ? "single" : "batch";
   const forwarding = rows.some((row) => row.forwarding);
   return {
-    name: forwarding ? "ingest_deliveries_with_forwards" : "ingest_deliveries",
-    text: forwarding ? INSERT_WITH_FORWARDS : INSERT,
-    parameters: [
-      [textArray(rows.map((row) => row.id))],
-      [textArray(rows.map((row) => row.workspaceId))],
-      [textArray(rows.map((row) => row.endpointId))],
-      [textArray(rows.map((row) => row.endpointState))],
-      byteaArrayPieces(rows.map((row) => row.body)),
-      [textArray(rows.map((row) => row.contentType))],
-      [jsonbArray(rows.map((row) => row.headers))],
-      [textArray(rows.map((row) => row.sourceIp))],
-      [textArray(rows.map((row) => row.query))],
-      [textArray(rows.map((row) => row.dedupKey))],
-      [jsonbArray(rows.map((row) => row.signature))],
-      [textArray(rows.map((row) => row.eventType))],
-    ],
+    name: `ingest_${shape}${forwarding ? "_with_forwards" : ""}`,
+    text: STATEMENTS[shape][forwarding ? "forwards" : "plain"],
+    parameters: shape === "single" ? singleParameters(rows[0]!) : batchParameters(rows),
   };
 }
 
