@@ -12,6 +12,7 @@ const SHARED = [
   "lib/ids.ts",
   "lib/env.ts",
   "lib/cursor.ts",
+  "lib/array-set.ts",
   "lib/app-secret.ts",
   "lib/contracts",
   "lib/db",
