@@ -26,6 +26,8 @@ export interface BudgetReader {
   held: number;
   /** Set once the reader was let in (see above). */
   admitted?: boolean;
+  /** While it waits: what lets it read on. */
+  wake?: () => void;
 }
 
 export function createByteBudget(capacity: number): ByteBudget {
@@ -33,7 +35,9 @@ export function createByteBudget(capacity: number): ByteBudget {
   let admittedBytes = 0;
   /** The one reader allowed past the capacity, until it gives its bytes back. */
   let overdrawn: BudgetReader | null = null;
-  const waiting = new Map<BudgetReader, () => void>();
+  // Readers waiting, oldest first; one released meanwhile (no `wake` left) is dropped at the next pass. An array, not a
+  // Map: a Map churned at the body rate kept finished requests alive through young collections (lib/array-set.ts).
+  const waiting: BudgetReader[] = [];
 
   const mayGoOn = (reader: BudgetReader): boolean => {
     if (!reader.admitted) {
@@ -49,11 +53,16 @@ export function createByteBudget(capacity: number): ByteBudget {
   };
 
   const wakeWaiting = () => {
-    for (const [reader, wake] of waiting) {
-      if (!mayGoOn(reader)) continue;
-      waiting.delete(reader);
-      wake();
+    let kept = 0;
+    for (const reader of waiting) {
+      const wake = reader.wake;
+      if (!wake) continue;
+      if (mayGoOn(reader)) {
+        reader.wake = undefined;
+        wake();
+      } else waiting[kept++] = reader;
     }
+    waiting.length = kept;
   };
 
   return {
@@ -61,10 +70,13 @@ export function createByteBudget(capacity: number): ByteBudget {
       reader.held += bytes;
       if (reader.admitted) admittedBytes += bytes;
       if (mayGoOn(reader)) return null;
-      return new Promise<void>((resolve) => waiting.set(reader, resolve));
+      return new Promise<void>((resolve) => {
+        reader.wake = resolve;
+        waiting.push(reader);
+      });
     },
     release: (reader) => {
-      waiting.delete(reader);
+      reader.wake = undefined;
       if (reader.admitted) admittedBytes -= reader.held;
       reader.held = 0;
       reader.admitted = false;
