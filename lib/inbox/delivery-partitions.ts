@@ -86,9 +86,10 @@ export async function ensureDeliveryPartitions(pool: pg.Pool, now: Date, daysAhe
       made.push(name);
     } catch (error) {
       await client.query("ROLLBACK").catch(() => {});
-      // Another instance made it first (a duplicate table, or its catalog row when both were at it at once).
+      // Another instance made it first: a duplicate table (42P07), its row type (42710: when the other committed between
+      // this one's two name checks), or their catalog rows (23505: when both were at it at once).
       const code = (error as { code?: string }).code;
-      if (code !== "42P07" && code !== "23505") throw error;
+      if (code !== "42P07" && code !== "42710" && code !== "23505") throw error;
     } finally {
       client.release();
     }
