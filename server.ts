@@ -27,6 +27,7 @@ import { passIngestToNext, routeHandlerServes } from "@/lib/api/ingest-route";
 import { stampSourceIp } from "@/lib/auth/sign-in-source";
 import { resolveSourceIp, trustedProxies } from "@/lib/inbox/source-ip";
 import { ensureBuild } from "@/lib/launcher/build";
+import { setHeapGrowth } from "@/lib/launcher/heap-growth";
 import { endOfLifeWarning } from "@/lib/launcher/node-support";
 import { parseEnv, type Env } from "@/lib/env";
 
@@ -92,6 +93,7 @@ function serverTimeouts(env: Env) {
 }
 
 async function main(): Promise<void> {
+  setHeapGrowth();
   const env = parseEnv(process.env);
   if (!dev) ensureBuild(process.cwd(), log);
 

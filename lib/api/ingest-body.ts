@@ -93,8 +93,8 @@ function bodyIntake(
       size += chunk.length;
       rateWatch?.arrived(chunk.length);
       if (size > limit) throw tooLarge(limit);
-      accumulator.add(chunk);
       const wait = bodyBudget().take(reader, chunk.length);
+      accumulator.add(chunk, wait !== null);
       if (wait) rateWatch?.heldBack();
       return wait;
     },

@@ -47,6 +47,19 @@ describe("bodyAccumulator", () => {
     accumulator.finish();
   });
 
+  it("takes no slab for a chunk whose reader waits for its turn, and one of the declared size once it reads on", () => {
+    const body = randomBytes(256 * KIB);
+    const accumulator = bodyAccumulator(body.length);
+    accumulator.add(body.subarray(0, 64 * KIB), true);
+    expect(accumulator.bytes().buffer.byteLength).toBeLessThan(body.length);
+    accumulator.add(body.subarray(64 * KIB, 128 * KIB));
+    accumulator.add(body.subarray(128 * KIB));
+    const bytes = accumulator.bytes();
+    expect(bytes.buffer.byteLength).toBe(body.length);
+    expect(bytes.equals(body)).toBe(true);
+    accumulator.finish();
+  });
+
   it("hands a finished body's slab to the next body, which gets its own bytes", () => {
     const first = randomBytes(200 * KIB);
     const { accumulator, bytes: firstBytes } = accumulate(first, 16 * KIB, first.length);

@@ -56,7 +56,13 @@ export function retireBodies(bodies: Uint8Array[]): void {
 
 /** One body being read: chunks go in as they arrive; `bytes` is the whole body; `finish` gives its slab back. */
 export interface BodyAccumulator {
-  add: (chunk: Uint8Array) => void;
+  /**
+   * `waiting`: the reader now waits for its turn to read on (lib/api/body-budget.ts), so the chunk is kept as it came
+   * and a slab is taken only once the next chunk arrives. A hundred 1 MiB uploads waiting to be admitted each took a
+   * 1 MiB slab for their first chunk, 85 MiB beyond the pool, left for full collections: 66 of them in a 25 s run
+   * against 45 without, and 2.87 against 2.40 ms of the app's CPU per delivery.
+   */
+  add: (chunk: Uint8Array, waiting?: boolean) => void;
   bytes: () => Buffer;
   /** How many bytes came in, and a copy of the first `maxBytes` of them (for the log of refused requests). */
   received: (maxBytes: number) => ReceivedBytes;
@@ -92,10 +98,10 @@ export function bodyAccumulator(declaredBytes: number | null): BodyAccumulator {
   };
 
   return {
-    add(chunk) {
+    add(chunk, waiting = false) {
       if (finished) return;
       const end = size + chunk.length;
-      if (!slab && end >= SMALLEST_SLAB) moveInto(takeSlab(Math.max(end, declaredBytes ?? 0)));
+      if (!slab && end >= SMALLEST_SLAB && !waiting) moveInto(takeSlab(Math.max(end, declaredBytes ?? 0)));
       else if (slab && end > slab.length) moveInto(takeSlab(end));
       if (slab) slab.set(chunk, size);
       else chunks.push(chunk);
