@@ -93,8 +93,8 @@ function serverTimeouts(env: Env) {
 }
 
 async function main(): Promise<void> {
-  setHeapGrowth();
   const env = parseEnv(process.env);
+  setHeapGrowth(env.HEAP_GROWING_PERCENT);
   if (!dev) ensureBuild(process.cwd(), log);
 
   const database = await openDatabaseServer({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, notice: log });

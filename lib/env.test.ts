@@ -50,6 +50,14 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ INGEST_FAST_PATH: "off" })).toThrowError(/INGEST_FAST_PATH/);
   });
 
+  it("reads HEAP_GROWING_PERCENT: 100 unless set, 0 for V8's own growth, whole percents up to 1000", () => {
+    expect(parseEnv({}).HEAP_GROWING_PERCENT).toBe(100);
+    expect(parseEnv({ HEAP_GROWING_PERCENT: "0" }).HEAP_GROWING_PERCENT).toBe(0);
+    expect(parseEnv({ HEAP_GROWING_PERCENT: "50" }).HEAP_GROWING_PERCENT).toBe(50);
+    for (const bad of ["-1", "1001", "1.5", "lots"])
+      expect(() => parseEnv({ HEAP_GROWING_PERCENT: bad })).toThrowError(/HEAP_GROWING_PERCENT/);
+  });
+
   it("refuses malformed port overrides and flags", () => {
     expect(() => parseEnv({ OUTBOUND_TEST_PORTS: "ftp=21" })).toThrowError(/OUTBOUND_TEST_PORTS/);
     expect(() => parseEnv({ OUTBOUND_ALLOW_LOOPBACK: "yes" })).toThrowError(/OUTBOUND_ALLOW_LOOPBACK/);

@@ -120,6 +120,11 @@ const envSchema = z.object({
   FORWARD_WORKER: flag(true),
   /** Forwarding attempts in flight at once on this instance. */
   FORWARD_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * How far the launcher lets V8's old generation grow past what a full collection kept, in percent
+   * (lib/launcher/heap-growth.ts); 0 leaves V8's own growth factor.
+   */
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(1_000).default(100),
   PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
   /** Signs pagination cursors (and later sessions). Generated and kept in the database when not set. */
   SIGNALBOX_SECRET: optionalString.pipe(z.string().min(32, { error: "must be at least 32 characters" }).optional()),
