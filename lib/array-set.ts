@@ -18,8 +18,7 @@ export class ArraySet<T extends object> implements Iterable<T> {
   }
 
   has(item: T): boolean {
-    const index = this.indexOf(item);
-    return index !== undefined && this.items[index] === item;
+    return this.placeOf(item) !== undefined;
   }
 
   add(item: T): void {
@@ -28,8 +27,8 @@ export class ArraySet<T extends object> implements Iterable<T> {
   }
 
   delete(item: T): boolean {
-    if (!this.has(item)) return false;
-    const index = this.indexOf(item)!;
+    const index = this.placeOf(item);
+    if (index === undefined) return false;
     const last = this.items.pop()!;
     if (last !== item) {
       this.items[index] = last;
@@ -44,8 +43,10 @@ export class ArraySet<T extends object> implements Iterable<T> {
     for (const item of [...this.items]) if (this.has(item)) yield item;
   }
 
-  private indexOf(item: T): number | undefined {
-    return (item as Record<symbol, number | undefined>)[this.at];
+  /** The item's index in this set, or undefined when it is not in it. */
+  private placeOf(item: T): number | undefined {
+    const index = (item as Record<symbol, number | undefined>)[this.at];
+    return index !== undefined && this.items[index] === item ? index : undefined;
   }
 
   private setIndex(item: T, index: number | undefined): void {
